@@ -1,0 +1,49 @@
+/**
+ * One HTTP exchange with the service. The core never opens sockets itself: at run time the
+ * transport is n8n's `httpRequestWithAuthentication` (proxies and credential handling stay
+ * n8n's), in tests and benchmarks it is undici. The transport owns authentication, so the API
+ * key never passes through the core.
+ */
+
+export type HttpMethod = 'GET' | 'POST';
+
+export interface ServiceRequest {
+	method: HttpMethod;
+	/** Path under the base URL, always starting with `/v1/`. */
+	path: string;
+	headers?: Record<string, string>;
+	/** Already serialised, so a retry re-sends byte-identical bytes. */
+	body?: string | Buffer;
+}
+
+export interface ServiceResponse {
+	status: number;
+	/** Header names lower-cased. */
+	headers: Record<string, string>;
+	/** The raw body as text (the service only answers text: JSON, problem+json, plain or HTML). */
+	text: string;
+}
+
+export type Transport = (request: ServiceRequest) => Promise<ServiceResponse>;
+
+/** No response arrived: connection refused, reset or dropped, DNS, timeout. */
+export class TransportError extends Error {
+	constructor(
+		message: string,
+		readonly causeCode?: string,
+	) {
+		super(message);
+		this.name = 'TransportError';
+	}
+}
+
+export function lowerCaseHeaders(
+	headers: Record<string, string | string[] | number | undefined>,
+): Record<string, string> {
+	const result: Record<string, string> = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (value === undefined) continue;
+		result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+	}
+	return result;
+}
