@@ -1,0 +1,63 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class DeckGenApi implements ICredentialType {
+	name = 'deckGenApi';
+
+	displayName = 'Deck Generator API';
+
+	icon: Icon = { light: 'file:deckgen.svg', dark: 'file:deckgen.dark.svg' };
+
+	documentationUrl = 'https://github.com/deckgen/n8n-nodes-deckgen#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'Minted in the account settings under API and MCP; shown once. Its scopes decide what the nodes may do (decks:spend to create, decks:read to poll).',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://api.deckgen.example',
+			required: true,
+			description: 'Root address of the service, without /v1',
+		},
+		{
+			displayName: 'Account URL',
+			name: 'accountUrl',
+			type: 'string',
+			default: '',
+			description:
+				'Optional link to your account page, given to a person when the service offers an option this version does not know',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/v1/credits',
+			method: 'GET',
+		},
+	};
+}

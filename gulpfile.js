@@ -1,0 +1,15 @@
+const path = require('path');
+const { task, src, dest } = require('gulp');
+
+// tsc compiles the TypeScript; the icons travel beside the compiled node and credential files.
+task('build:icons', copyIcons);
+
+function copyIcons() {
+	const nodeSource = path.resolve('nodes', '**', '*.{png,svg}');
+	const nodeDestination = path.resolve('dist', 'nodes');
+	src(nodeSource, { encoding: false }).pipe(dest(nodeDestination));
+
+	const credSource = path.resolve('credentials', '**', '*.{png,svg}');
+	const credDestination = path.resolve('dist', 'credentials');
+	return src(credSource, { encoding: false }).pipe(dest(credDestination));
+}

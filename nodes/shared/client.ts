@@ -1,0 +1,162 @@
+/**
+ * One logical call to the service: send, read, and repeat according to the retry policy, with
+ * every wait taken through the injected sleep and every request passing the credential's gate
+ * (a 429 anywhere pauses every request of that credential).
+ */
+import { classify, type Outcome } from './outcome';
+import { isSuccess, parseFailure, type ServiceFailure } from './problem';
+import { decideRetry, DEFAULT_RETRY_SETTINGS, isRateLimit, type RetrySettings } from './retry';
+import { TransportError, type ServiceRequest, type ServiceResponse, type Transport } from './transport';
+
+/** Resolves after `ms`, or rejects as soon as `signal` aborts. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export class CancelledError extends Error {
+	constructor() {
+		super('The execution was cancelled');
+		this.name = 'CancelledError';
+	}
+}
+
+export function throwIfCancelled(signal: AbortSignal | undefined): void {
+	if (signal?.aborted) throw new CancelledError();
+}
+
+/**
+ * Pauses every request of one credential after a 429, or when the `X-RateLimit-*` headers say
+ * the bucket is empty. Shared by all items, and by all nodes in the process using that credential.
+ */
+export class CredentialGate {
+	private resumeAt = 0;
+
+	constructor(private readonly now: () => number = Date.now) {}
+
+	pauseFor(ms: number): void {
+		this.resumeAt = Math.max(this.resumeAt, this.now() + ms);
+	}
+
+	/** Milliseconds still to wait before the next request may go. */
+	remainingPause(): number {
+		return Math.max(0, this.resumeAt - this.now());
+	}
+
+	async waitTurn(sleep: Sleep, signal?: AbortSignal): Promise<void> {
+		for (let wait = this.remainingPause(); wait > 0; wait = this.remainingPause()) {
+			throwIfCancelled(signal);
+			await sleep(wait, signal);
+		}
+	}
+
+	/** Reads any `x-ratelimit-*` pair: an empty bucket pauses until its reset. */
+	observe(response: ServiceResponse): void {
+		const remaining = findHeader(response, /^x-ratelimit-remaining/);
+		const reset = findHeader(response, /^x-ratelimit-reset/);
+		if (remaining === undefined || reset === undefined || Number(remaining) > 0) return;
+		const value = Number(reset);
+		if (!Number.isFinite(value) || value <= 0) return;
+		// Epoch seconds and "seconds from now" both occur in the wild; tell them apart by size.
+		const waitMs = value > 1e9 ? value * 1000 - this.now() : value * 1000;
+		if (waitMs > 0) this.pauseFor(Math.min(waitMs, 60_000));
+	}
+}
+
+const gates = new Map<string, CredentialGate>();
+
+/** The process-wide gate of a credential, by a fingerprint that is never the key itself. */
+export function gateFor(credentialFingerprint: string): CredentialGate {
+	let gate = gates.get(credentialFingerprint);
+	if (!gate) {
+		gate = new CredentialGate();
+		gates.set(credentialFingerprint, gate);
+	}
+	return gate;
+}
+
+function findHeader(response: ServiceResponse, pattern: RegExp): string | undefined {
+	for (const [name, value] of Object.entries(response.headers)) if (pattern.test(name)) return value;
+	return undefined;
+}
+
+export interface CallOptions {
+	transport: Transport;
+	sleep: Sleep;
+	gate?: CredentialGate;
+	settings?: Partial<RetrySettings>;
+	random?: () => number;
+	signal?: AbortSignal;
+	/** Called before each wait, so a node can log why it waits (never with the key). */
+	onRetry?: (info: { attempt: number; waitMs: number; why: string }) => void;
+}
+
+export interface CallResult {
+	outcome: Outcome;
+	/** The last response; undefined when the call ended without one. */
+	response?: ServiceResponse;
+	attempts: number;
+	/** Set when the last attempt got no response at all. */
+	networkError?: Error;
+	/** Set when the policy stopped because the service asked for a wait longer than allowed. */
+	waitTooLongMs?: number;
+}
+
+export async function callService(request: ServiceRequest, options: CallOptions): Promise<CallResult> {
+	const settings = { ...DEFAULT_RETRY_SETTINGS, ...options.settings };
+	const random = options.random ?? Math.random;
+	const hasIdempotencyKey = Boolean(request.headers?.['Idempotency-Key']);
+
+	for (let attempt = 1; ; attempt++) {
+		throwIfCancelled(options.signal);
+		await options.gate?.waitTurn(options.sleep, options.signal);
+
+		let response: ServiceResponse | undefined;
+		let failure: ServiceFailure | undefined;
+		let networkError: Error | undefined;
+		try {
+			response = await options.transport(request);
+		} catch (error) {
+			if (!(error instanceof TransportError)) throw error;
+			networkError = error;
+		}
+		if (response) {
+			options.gate?.observe(response);
+			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt };
+			failure = parseFailure(response);
+			if (isRateLimit(failure)) options.gate?.pauseFor(failure.retryAfterMs ?? 1_000);
+		}
+
+		const decision = decideRetry(
+			{ method: request.method, hasIdempotencyKey, failure, networkError },
+			attempt,
+			settings,
+			random,
+		);
+		if (!decision.retry) {
+			if (!response) return { outcome: noResponseOutcome(networkError!, attempt), attempts: attempt, networkError };
+			return {
+				outcome: classify(response),
+				response,
+				attempts: attempt,
+				waitTooLongMs: decision.waitTooLongMs,
+			};
+		}
+		options.onRetry?.({ attempt, waitMs: decision.waitMs, why: decision.why });
+		if (decision.waitMs > 0) await options.sleep(decision.waitMs, options.signal);
+	}
+}
+
+function noResponseOutcome(error: Error, attempts: number): Outcome {
+	return {
+		route: 'error',
+		outcome: 'error',
+		failure: {
+			status: 0,
+			shape: 'unstructured',
+			code: 'no_response',
+			title: 'No response',
+			detail: `No response from the service after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${error.message}`,
+			retryable: true,
+			fields: [],
+			body: undefined,
+		},
+	};
+}

@@ -1,0 +1,109 @@
+/**
+ * Idempotency keys that survive retries of an execution.
+ *
+ * A spending call's key lives in a store that n8n saves with the execution (the node's
+ * execution context), so Retry On Fail, "retry execution" from the executions list and a resumed
+ * execution all send the key of the first attempt, and the service replays instead of charging
+ * again. A slot is (operation, run index, item index); within a slot every distinct body keeps
+ * its own key, so a changed field (or a price re-sent after drift) is a new purchase while the
+ * original body, sent again, is still the original one.
+ *
+ * Key format: UUID v5 of (execution id, node id, slot, body hash), so the key is also stable if
+ * the store is lost within the same execution. A user's override (e.g. a webhook delivery id)
+ * is used as the key itself.
+ */
+import { createHash } from 'node:crypto';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/** RFC 4122 namespace for this package's keys (a fixed random UUID). */
+const KEY_NAMESPACE = '6f1c1f0e-5d0b-4b5e-9a8e-2f1d4c3b7a90';
+
+/** JSON with object keys sorted, so equal bodies give equal bytes and equal hashes. */
+export function canonicalJson(value: unknown): string {
+	return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(sortKeys);
+	if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
+		const sorted: Record<string, unknown> = {};
+		for (const key of Object.keys(value as Record<string, unknown>).sort()) {
+			const member = (value as Record<string, unknown>)[key];
+			if (member !== undefined) sorted[key] = sortKeys(member);
+		}
+		return sorted;
+	}
+	return value;
+}
+
+export function sha256Hex(data: string | Buffer): string {
+	return createHash('sha256').update(data).digest('hex');
+}
+
+/** UUID version 5 (SHA-1, name-based), RFC 4122 section 4.3. */
+export function uuidV5(name: string, namespace: string = KEY_NAMESPACE): string {
+	const namespaceBytes = Buffer.from(namespace.replace(/-/g, ''), 'hex');
+	const hash = createHash('sha1').update(namespaceBytes).update(name, 'utf8').digest();
+	const bytes = Buffer.from(hash.subarray(0, 16));
+	bytes[6] = (bytes[6] & 0x0f) | 0x50;
+	bytes[8] = (bytes[8] & 0x3f) | 0x80;
+	const hex = bytes.toString('hex');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export interface KeySlot {
+	operation: string;
+	runIndex: number;
+	itemIndex: number;
+}
+
+export interface KeyScope {
+	executionId: string;
+	nodeId: string;
+}
+
+/** Where keys are kept: n8n's node execution context, or any plain object in tests. */
+export type KeyStore = Record<string, unknown>;
+
+const STORE_MEMBER = 'deckgenIdempotencyKeys';
+
+type SlotEntries = Record<string /* body hash */, string /* key */>;
+
+function slotName(slot: KeySlot): string {
+	return `${slot.operation}#${slot.runIndex}#${slot.itemIndex}`;
+}
+
+function entriesOf(store: KeyStore): Record<string, SlotEntries> {
+	const existing = store[STORE_MEMBER];
+	if (existing && typeof existing === 'object') return existing as Record<string, SlotEntries>;
+	const created: Record<string, SlotEntries> = {};
+	store[STORE_MEMBER] = created;
+	return created;
+}
+
+/**
+ * The key for sending `bodyHash` from `slot`: the one stored for that body if any, else a new
+ * one, stored before it is used so that a crash right after sending still finds it.
+ */
+export function idempotencyKeyFor(
+	store: KeyStore,
+	scope: KeyScope,
+	slot: KeySlot,
+	bodyHash: string,
+	override?: string,
+): string {
+	// The override names the purchase itself (e.g. a webhook delivery id), for every body: the
+	// service answers a redelivery with a replay, and a redelivery whose body changed with 409
+	// idempotency_key_reused instead of a second purchase. A price re-sent after drift may reuse
+	// it, because a price_drift refusal writes nothing.
+	if (override) return override;
+	const entries = entriesOf(store);
+	const name = slotName(slot);
+	const slotEntries = (entries[name] ??= {});
+	const stored = slotEntries[bodyHash];
+	if (stored) return stored;
+	const key = uuidV5(`${scope.executionId}\u0000${scope.nodeId}\u0000${name}\u0000${bodyHash}`);
+	slotEntries[bodyHash] = key;
+	return key;
+}

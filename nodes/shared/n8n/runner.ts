@@ -1,0 +1,127 @@
+/**
+ * The one function that owns the item loop: bounded concurrency, `pairedItem` on every item of
+ * every output, `continueOnFail`, and the guarantee that a bought deck is never lost. Operations
+ * only say what one item produces.
+ */
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type NodeError,
+} from 'n8n-workflow';
+
+import { CancelledError } from '../client';
+
+export interface EmittedItem {
+	/** Index of the node output the item goes to. */
+	output: number;
+	json: IDataObject;
+	binary?: INodeExecutionData['binary'];
+}
+
+export interface RunOptions {
+	outputCount: number;
+	concurrency: number;
+	/** Items of spending operations carry purchases; their task ids are named if the node fails. */
+	spends: boolean;
+	/** As an AI tool only output 0 reaches the model, so everything goes there. */
+	singleOutput?: boolean;
+}
+
+/** An error that may carry the task id of a deck that was bought before it happened. */
+export type ItemError = NodeError & { purchasedTaskId?: string };
+
+export async function runPerItem(
+	ctx: IExecuteFunctions,
+	options: RunOptions,
+	handle: (itemIndex: number) => Promise<EmittedItem>,
+): Promise<INodeExecutionData[][]> {
+	const items = ctx.getInputData();
+	const results: Array<INodeExecutionData & { output: number }> = new Array(items.length);
+	const signal = ctx.getExecutionCancelSignal?.();
+	let fatal: { error: Error; itemIndex: number } | undefined;
+	let next = 0;
+
+	const worker = async () => {
+		while (!fatal && next < items.length) {
+			if (signal?.aborted) {
+				fatal ??= { error: new CancelledError(), itemIndex: next };
+				return;
+			}
+			const itemIndex = next++;
+			const pairedItem = { item: itemIndex };
+			try {
+				const emitted = await handle(itemIndex);
+				results[itemIndex] = { json: emitted.json, binary: emitted.binary, pairedItem, output: emitted.output };
+			} catch (error) {
+				if (ctx.continueOnFail() && !(error instanceof CancelledError)) {
+					results[itemIndex] = { ...errorItem(error as Error), pairedItem, output: 0 };
+				} else {
+					fatal ??= { error: error as Error, itemIndex };
+				}
+			}
+		}
+	};
+	const workers = Math.max(1, Math.min(options.concurrency, items.length));
+	// Items in flight when one fails are let finish: stopping them could lose a purchase's answer.
+	await Promise.all(Array.from({ length: workers }, worker));
+
+	if (fatal) throw withPurchases(ctx, fatal.error, fatal.itemIndex, results, options.spends);
+
+	const outputs: INodeExecutionData[][] = Array.from({ length: options.outputCount }, () => []);
+	for (const result of results) {
+		if (!result) continue;
+		const { output, ...item } = result;
+		outputs[options.singleOutput ? 0 : output].push(item);
+	}
+	return outputs;
+}
+
+/** An item for continueOnFail: n8n moves items with `error` to the error output when there is one. */
+function errorItem(error: Error): INodeExecutionData {
+	const nodeError = error as ItemError;
+	const json: IDataObject = {
+		outcome: 'error',
+		error: error.message,
+		...(nodeError.description ? { description: nodeError.description } : {}),
+		...((nodeError.context as IDataObject | undefined) ?? {}),
+	};
+	delete json.itemIndex;
+	delete json.runIndex;
+	if (nodeError.purchasedTaskId) json.taskId = nodeError.purchasedTaskId;
+	return { json, error: nodeError as INodeExecutionData['error'] };
+}
+
+/**
+ * When the node fails as a whole, the decks other items already bought would vanish with their
+ * outputs; the error names them, and says that retrying the execution replays rather than rebuys.
+ */
+function withPurchases(
+	ctx: IExecuteFunctions,
+	error: Error,
+	itemIndex: number,
+	results: Array<{ json: IDataObject } | undefined>,
+	spends: boolean,
+): Error {
+	const bought = spends
+		? results
+				.map((result, index) => ({ index, taskId: result?.json.taskId }))
+				.filter((entry): entry is { index: number; taskId: string } => typeof entry.taskId === 'string')
+		: [];
+	const own = (error as ItemError).purchasedTaskId;
+	if (own) bought.push({ index: itemIndex, taskId: own });
+	const nodeError =
+		error instanceof CancelledError
+			? new NodeOperationError(ctx.getNode(), 'The execution was cancelled', { itemIndex })
+			: (error as NodeError).node
+				? (error as NodeError)
+				: new NodeOperationError(ctx.getNode(), error, { itemIndex });
+	if (bought.length) {
+		const list = bought.map((entry) => `item ${entry.index}: ${entry.taskId}`).join(', ');
+		const note = `Decks already bought in this run (not lost, and not bought again when you retry this execution): ${list}.`;
+		nodeError.description = nodeError.description ? `${nodeError.description} ${note}` : note;
+		nodeError.context.purchasedTaskIds = bought.map((entry) => entry.taskId);
+	}
+	return nodeError;
+}

@@ -1,0 +1,56 @@
+/**
+ * The service as a node sees it: the credential's base URL, one `call` that goes through the
+ * core's retry policy and the credential-wide gate, and the execution's cancel signal.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { callService, gateFor, type CallResult, type CredentialGate, type Sleep } from '../client';
+import { sha256Hex } from '../idempotency';
+import type { RetrySettings } from '../retry';
+import type { ServiceRequest } from '../transport';
+import { abortableSleep, CREDENTIAL_TYPE, n8nTransport, type DeckGenCredential } from './transport';
+
+export interface NodeService {
+	baseUrl: string;
+	accountUrl?: string;
+	gate: CredentialGate;
+	sleep: Sleep;
+	signal?: AbortSignal;
+	call(request: ServiceRequest, settings?: Partial<RetrySettings>): Promise<CallResult>;
+}
+
+export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
+	const credential = (await ctx.getCredentials(CREDENTIAL_TYPE)) as unknown as DeckGenCredential;
+	const baseUrl = String(credential.baseUrl ?? '').replace(/\/+$/, '');
+	// The gate is shared per credential, found by a fingerprint that cannot be turned back into the key.
+	const gate = gateFor(sha256Hex(`${baseUrl}\u0000${credential.apiKey}`).slice(0, 32));
+	const transport = n8nTransport(ctx, baseUrl);
+	const signal = ctx.getExecutionCancelSignal?.();
+	return {
+		baseUrl,
+		accountUrl: credential.accountUrl || undefined,
+		gate,
+		sleep: abortableSleep,
+		signal,
+		call: async (request, settings) =>
+			await callService(request, {
+				transport,
+				sleep: abortableSleep,
+				gate,
+				settings,
+				signal,
+				onRetry: ({ attempt, waitMs, why }) =>
+					ctx.logger.debug(`Deck Generator: ${request.method} ${request.path} attempt ${attempt} got ${why}; retrying in ${waitMs} ms`),
+			}),
+	};
+}
+
+/** Loopback hosts, where polling faster than the contract's 5 s is allowed (tests, benchmarks). */
+export function isLoopback(baseUrl: string): boolean {
+	try {
+		const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+		return host === 'localhost' || host === '::1' || /^127\./.test(host);
+	} catch {
+		return false;
+	}
+}

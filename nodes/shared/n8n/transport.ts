@@ -1,0 +1,83 @@
+/**
+ * The run-time transport: n8n's `httpRequestWithAuthentication`, so proxies, SSRF rules and the
+ * credential's `authenticate` block stay n8n's. n8n's own errors carry the request config
+ * (headers included), so they are never passed on: only a sanitised message leaves here.
+ */
+import { sleep as n8nSleep, type IExecuteFunctions, type IHttpRequestOptions } from 'n8n-workflow';
+
+import { CancelledError, type Sleep } from '../client';
+import { lowerCaseHeaders, TransportError, type Transport } from '../transport';
+
+export const CREDENTIAL_TYPE = 'deckGenApi';
+
+export interface DeckGenCredential {
+	apiKey: string;
+	baseUrl: string;
+	accountUrl?: string;
+}
+
+export function n8nTransport(ctx: IExecuteFunctions, baseUrl: string, timeoutMs = 60_000): Transport {
+	const root = baseUrl.replace(/\/+$/, '');
+	return async (request) => {
+		const options: IHttpRequestOptions = {
+			method: request.method,
+			url: `${root}${request.path}`,
+			headers: { Accept: 'application/json, application/problem+json', ...request.headers },
+			body: request.body,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			// Raw bytes: the core reads every shape itself (problem+json, framework JSON, plain text).
+			encoding: 'arraybuffer',
+			json: false,
+			timeout: timeoutMs,
+			abortSignal: ctx.getExecutionCancelSignal?.(),
+		};
+		let response: { statusCode: number; headers: Record<string, string | string[]>; body: unknown };
+		try {
+			response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options);
+		} catch (error) {
+			if (ctx.getExecutionCancelSignal?.()?.aborted) throw new CancelledError();
+			throw new TransportError(sanitisedNetworkMessage(error), (error as { code?: string }).code);
+		}
+		return {
+			status: response.statusCode,
+			headers: lowerCaseHeaders(response.headers ?? {}),
+			text: bodyText(response.body),
+		};
+	};
+}
+
+function bodyText(body: unknown): string {
+	if (body === undefined || body === null) return '';
+	if (typeof body === 'string') return body;
+	if (Buffer.isBuffer(body)) return body.toString('utf8');
+	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
+	if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+	return JSON.stringify(body);
+}
+
+/** Only the error's code and first line: never its request config, which holds the headers. */
+function sanitisedNetworkMessage(error: unknown): string {
+	const code = (error as { code?: unknown })?.code;
+	const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+	return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/**
+ * n8n's `sleep`, made to end at once when the execution is cancelled (n8n 1.x's sleep takes no
+ * signal, so the abort is raced here rather than relied on).
+ */
+export const abortableSleep: Sleep = async (ms, signal) => {
+	if (signal?.aborted) throw new CancelledError();
+	if (!signal) return await n8nSleep(ms);
+	let onAbort: () => void = () => {};
+	const aborted = new Promise<never>((_, reject) => {
+		onAbort = () => reject(new CancelledError());
+		signal.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		await Promise.race([n8nSleep(ms), aborted]);
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+	}
+};

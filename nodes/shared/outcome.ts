@@ -1,0 +1,175 @@
+/**
+ * From a final response to an outcome: which output an item goes to and what it says.
+ * Checkout and Client Action are answers, not failures: the service refused, charged nothing,
+ * and told a person what to do next. Only real failures become errors.
+ */
+import { routeCta, type CtaKind } from './cta';
+import { isSuccess, parseFailure, parseJson, requestIdOf, type ServiceFailure } from './problem';
+import type { ServiceResponse } from './transport';
+
+export type Route = 'success' | 'checkout' | 'clientAction' | 'error';
+
+/** The machine-readable `outcome` every item carries. */
+export type OutcomeName =
+	| 'success'
+	| 'checkout'
+	| 'client_action'
+	| 'price_drift'
+	| 'version_cap_reached'
+	| 'not_available_yet'
+	| 'error';
+
+export interface SuccessOutcome {
+	route: 'success';
+	outcome: 'success';
+	status: number;
+	body: Record<string, unknown>;
+	requestId?: string;
+	replayed: boolean;
+}
+
+export interface RefusalOutcome {
+	route: 'checkout' | 'clientAction';
+	outcome: Exclude<OutcomeName, 'success' | 'error'>;
+	failure: ServiceFailure;
+	/** Present on 402s: the cta the item is routed by. */
+	cta?: string;
+	ctaKnown?: boolean;
+	ctaInferred?: boolean;
+	/** One sentence a person can act on. */
+	action: string;
+}
+
+export interface ErrorOutcome {
+	route: 'error';
+	outcome: 'error';
+	failure: ServiceFailure;
+}
+
+export type Outcome = SuccessOutcome | RefusalOutcome | ErrorOutcome;
+
+export const NOT_AVAILABLE_YET_ACTION =
+	'This capability is advertised but not available yet in this deployment; it will start working without any change here.';
+export const VERSION_CAP_ACTION = 'This deck has reached its maximum number of versions: start a new deck.';
+export const PRICE_DRIFT_ACTION =
+	'The live price differs from the expected price: confirm the new price with whoever pays, then send it as Expected Credits (or raise Max Credits).';
+
+export function classify(response: ServiceResponse): Outcome {
+	if (isSuccess(response.status)) {
+		const parsed = parseJson(response.text);
+		const body =
+			parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+				? (parsed as Record<string, unknown>)
+				: { data: parsed ?? response.text };
+		return {
+			route: 'success',
+			outcome: 'success',
+			status: response.status,
+			body,
+			requestId: requestIdOf(response, body),
+			replayed: response.headers['idempotency-replayed'] === 'true',
+		};
+	}
+	const failure = parseFailure(response);
+	return classifyFailure(failure);
+}
+
+export function classifyFailure(failure: ServiceFailure): Outcome {
+	if (failure.status === 402) {
+		const body = failure.body as { cta?: unknown } | undefined;
+		const route = routeCta(typeof body?.cta === 'string' ? body.cta : undefined);
+		return {
+			route: routeOf(route.kind),
+			outcome: route.kind === 'checkout' ? 'checkout' : 'client_action',
+			failure,
+			cta: route.cta,
+			ctaKnown: route.known,
+			ctaInferred: route.inferred,
+			action: route.action,
+		};
+	}
+	if (failure.status === 501 || failure.code === 'not_implemented') {
+		return { route: 'clientAction', outcome: 'not_available_yet', failure, action: NOT_AVAILABLE_YET_ACTION };
+	}
+	if (failure.reason === 'version_cap_reached') {
+		return { route: 'clientAction', outcome: 'version_cap_reached', failure, action: VERSION_CAP_ACTION };
+	}
+	if (isPriceDrift(failure)) {
+		return { route: 'clientAction', outcome: 'price_drift', failure, action: PRICE_DRIFT_ACTION };
+	}
+	return { route: 'error', outcome: 'error', failure };
+}
+
+export function isPriceDrift(failure: ServiceFailure): boolean {
+	const body = failure.body as { conflictKind?: unknown } | undefined;
+	return (
+		failure.status === 409 &&
+		(failure.code === 'price_drift' || body?.conflictKind === 'price_drift' || failure.reason === 'price_drift')
+	);
+}
+
+/** The live price a 409 price_drift reports (`credits`), if it is a usable number. */
+export function livePriceOf(failure: ServiceFailure): number | undefined {
+	const credits = (failure.body as { credits?: unknown } | undefined)?.credits;
+	return typeof credits === 'number' && Number.isInteger(credits) && credits >= 0 ? credits : undefined;
+}
+
+function routeOf(kind: CtaKind): 'checkout' | 'clientAction' {
+	return kind === 'checkout' ? 'checkout' : 'clientAction';
+}
+
+/** Members of a refusal body worth passing on to the next node (prices, caps, reset times). */
+const PASSED_MEMBERS = [
+	'credits',
+	'expectedCredits',
+	'monthlyCreditCap',
+	'monthlyCreditsSpent',
+	'resetAt',
+	'spendVelocityLimit',
+	'spendVelocitySpent',
+	'spendVelocityWindowSeconds',
+	'max_versions',
+	'maxVersions',
+] as const;
+
+export function refusalFields(outcome: RefusalOutcome, accountUrl?: string): Record<string, unknown> {
+	const body = (outcome.failure.body ?? {}) as Record<string, unknown>;
+	const fields: Record<string, unknown> = {
+		outcome: outcome.outcome,
+		code: outcome.failure.code,
+	};
+	if (outcome.failure.reason !== undefined) fields.reason = outcome.failure.reason;
+	if (outcome.cta !== undefined) {
+		fields.cta = outcome.cta;
+		if (outcome.ctaInferred) fields.ctaInferred = true;
+		fields.options = Array.isArray(body.options) ? body.options : [];
+		if (!outcome.ctaKnown && accountUrl) fields.accountUrl = accountUrl;
+	}
+	for (const member of PASSED_MEMBERS) {
+		if (body[member] !== undefined) fields[member] = body[member];
+	}
+	fields.detail = outcome.failure.detail;
+	fields.message = refusalMessage(outcome, accountUrl);
+	if (outcome.failure.requestId) fields.requestId = outcome.failure.requestId;
+	return fields;
+}
+
+/** A single line for Slack or email: what happened, the numbers, and the first way forward. */
+export function refusalMessage(outcome: RefusalOutcome, accountUrl?: string): string {
+	const body = (outcome.failure.body ?? {}) as Record<string, unknown>;
+	const parts: string[] = [outcome.action];
+	if (typeof body.credits === 'number') {
+		parts.push(
+			typeof body.expectedCredits === 'number'
+				? `Price now ${body.credits} credits (expected ${body.expectedCredits}).`
+				: `Price: ${body.credits} credits.`,
+		);
+	}
+	if (typeof body.resetAt === 'string') parts.push(`Resets at ${body.resetAt}.`);
+	const firstOption = Array.isArray(body.options) ? (body.options[0] as Record<string, unknown> | undefined) : undefined;
+	const link = typeof firstOption?.url === 'string' ? firstOption.url : undefined;
+	const label = typeof firstOption?.label === 'string' ? firstOption.label : undefined;
+	if (label || link) parts.push(`Next: ${[label, link].filter(Boolean).join(' ')}.`);
+	else if (outcome.cta !== undefined && !outcome.ctaKnown && accountUrl) parts.push(`Account: ${accountUrl}`);
+	return parts.join(' ');
+}
