@@ -111,12 +111,15 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 		let response: ServiceResponse | undefined;
 		let failure: ServiceFailure | undefined;
 		let networkError: Error | undefined;
+		let unexpected: unknown;
 		try {
 			response = await options.transport(request);
 		} catch (error) {
-			if (!(error instanceof TransportError)) throw error;
-			networkError = error;
+			if (error instanceof TransportError) networkError = error;
+			else unexpected = error ?? new Error('transport failed');
 		}
+		// Anything but "no response" (a cancel, a bug) is not the retry policy's business.
+		if (unexpected !== undefined) throw unexpected;
 		if (response) {
 			options.gate?.observe(response);
 			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt };

@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 /** RFC 4122 namespace for this package's keys (a fixed random UUID). */
-const KEY_NAMESPACE = '6f1c1f0e-5d0b-4b5e-9a8e-2f1d4c3b7a90';
+const PACKAGE_UUID_NAMESPACE = '6f1c1f0e-5d0b-4b5e-9a8e-2f1d4c3b7a90';
 
 /** JSON with object keys sorted, so equal bodies give equal bytes and equal hashes. */
 export function canonicalJson(value: unknown): string {
@@ -42,7 +42,7 @@ export function sha256Hex(data: string | Buffer): string {
 }
 
 /** UUID version 5 (SHA-1, name-based), RFC 4122 section 4.3. */
-export function uuidV5(name: string, namespace: string = KEY_NAMESPACE): string {
+export function uuidV5(name: string, namespace: string = PACKAGE_UUID_NAMESPACE): string {
 	const namespaceBytes = Buffer.from(namespace.replace(/-/g, ''), 'hex');
 	const hash = createHash('sha1').update(namespaceBytes).update(name, 'utf8').digest();
 	const bytes = Buffer.from(hash.subarray(0, 16));

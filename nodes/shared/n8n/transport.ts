@@ -32,12 +32,16 @@ export function n8nTransport(ctx: IExecuteFunctions, baseUrl: string, timeoutMs 
 			timeout: timeoutMs,
 			abortSignal: ctx.getExecutionCancelSignal?.(),
 		};
-		let response: { statusCode: number; headers: Record<string, string | string[]>; body: unknown };
+		let response: { statusCode: number; headers: Record<string, string | string[]>; body: unknown } | undefined;
+		let failure: unknown;
 		try {
 			response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options);
 		} catch (error) {
+			failure = error ?? new Error('request failed');
+		}
+		if (!response) {
 			if (ctx.getExecutionCancelSignal?.()?.aborted) throw new CancelledError();
-			throw new TransportError(sanitisedNetworkMessage(error), (error as { code?: string }).code);
+			throw new TransportError(sanitisedNetworkMessage(failure), (failure as { code?: string }).code);
 		}
 		return {
 			status: response.statusCode,
