@@ -33,6 +33,10 @@ export default [
 		plugins: { 'n8n-nodes-base': n8nNodesBase },
 		rules: {
 			...n8nNodesBase.configs.nodes.rules,
+			// These two predate NodeConnectionTypes and demand the string 'main', which the newer
+			// community-nodes rule node-connection-type-literal forbids; the newer rule wins.
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
 		},
 	},
 ];

@@ -1,0 +1,34 @@
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { properties } from './actions/descriptions';
+import { OUTPUTS_EXPRESSION } from './actions/outputs';
+import { router } from './actions/router';
+
+export class DeckGen implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Deck Generator',
+		name: 'deckGen',
+		icon: { light: 'file:deckgen.svg', dark: 'file:deckgen.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description:
+			'Create slide decks from a brief, upload materials, and route out-of-credit answers to checkout or a person',
+		defaults: { name: 'Deck Generator' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: OUTPUTS_EXPRESSION,
+		credentials: [{ name: 'deckGenApi', required: true }],
+		properties,
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,91 @@
+import { NodeOperationError, updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
+
+import { optionsCollection, readOptions, spendOptions } from '../common';
+import type { Operation } from '../node.type';
+import { sendMutation, sendRead, type ItemContext } from '../send';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Method',
+		name: 'method',
+		type: 'options',
+		options: [
+			{ name: 'GET', value: 'GET' },
+			{ name: 'POST', value: 'POST' },
+		],
+		default: 'GET',
+		description: 'The service only has GET and POST',
+	},
+	{
+		displayName: 'Path',
+		name: 'path',
+		type: 'string',
+		default: '/v1/',
+		required: true,
+		placeholder: '/v1/decks/tsk_123/status',
+		description: 'Path under the base URL, starting with /v1/',
+	},
+	{
+		displayName: 'Body',
+		name: 'body',
+		type: 'json',
+		default: '{}',
+		displayOptions: { show: { method: ['POST'] } },
+		description:
+			'JSON body. Include expected_credits for a spending call; the Idempotency-Key header is added for you.',
+	},
+	optionsCollection(spendOptions),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['custom'], operation: ['request'] } },
+	properties,
+);
+
+/** Paths the service can have: `/v1/...`, no traversal, no scheme or host. */
+const PATH_PATTERN = /^\/v1\/[A-Za-z0-9._~%!$&'()*+,;=:@/-]*(\?[^#\s]*)?$/;
+
+function readPath(item: ItemContext): string {
+	const path = String(item.ctx.getNodeParameter('path', item.itemIndex, '')).trim();
+	if (!PATH_PATTERN.test(path) || path.split('/').includes('..')) {
+		throw new NodeOperationError(item.ctx.getNode(), `Path "${path}" is not a service path`, {
+			itemIndex: item.itemIndex,
+			description: 'Give a path under the base URL that starts with /v1/, e.g. /v1/credits.',
+		});
+	}
+	return path;
+}
+
+function readBody(item: ItemContext): Record<string, unknown> {
+	const raw = item.ctx.getNodeParameter('body', item.itemIndex, '{}') as unknown;
+	let body = raw;
+	if (typeof raw === 'string') {
+		try {
+			body = raw.trim() ? JSON.parse(raw) : {};
+		} catch {
+			throw new NodeOperationError(item.ctx.getNode(), 'Body is not valid JSON', {
+				itemIndex: item.itemIndex,
+				description: 'Give the body as a JSON object, e.g. {"expected_credits": 10}.',
+			});
+		}
+	}
+	if (!body || typeof body !== 'object' || Array.isArray(body)) {
+		throw new NodeOperationError(item.ctx.getNode(), 'Body must be a JSON object', { itemIndex: item.itemIndex });
+	}
+	return body as Record<string, unknown>;
+}
+
+/**
+ * Any `/v1` operation, including ones advertised later, with the same authentication,
+ * idempotency keys, retries and outcome routing as the named operations.
+ */
+export async function execute(item: ItemContext) {
+	const path = readPath(item);
+	const options = readOptions(item.ctx, item.itemIndex);
+	if (item.ctx.getNodeParameter('method', item.itemIndex, 'GET') === 'GET') {
+		return await sendRead(item, { path, retry: options.retry });
+	}
+	return await sendMutation(item, { operation: 'custom.request', path, json: readBody(item), options });
+}
+
+export const request: Operation = { description, execute, spends: true };

@@ -1,0 +1,162 @@
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
+
+import { expectedCreditsField, readExpectedCredits, readList, readOptions, spendOptions, optionsCollection } from '../common';
+import type { Operation } from '../node.type';
+import { sendMutation, type ItemContext } from '../send';
+
+const properties: INodeProperties[] = [
+	{ ...expectedCreditsField },
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		default: '',
+		description: 'Title of the deck',
+	},
+	{
+		displayName: 'Core Message',
+		name: 'coreMessage',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		description: 'The central message of the deck',
+	},
+	{
+		displayName: 'Audience',
+		name: 'audience',
+		type: 'string',
+		default: '',
+		description: 'Free text describing who the deck is for',
+	},
+	{
+		displayName: 'Confirm Slide Surcharge',
+		name: 'confirmSlideSurcharge',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to accept the higher price for slides above the free cap. Turn on only after whoever pays has seen and accepted that price; the node never sets it by itself.',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add field',
+		default: {},
+		options: [
+			{
+				displayName: 'Additional Languages',
+				name: 'additionalLanguages',
+				type: 'string',
+				default: '',
+				description:
+					'Copies in more languages: comma-separated, or an expression returning an array. Subscriber-only at launch.',
+			},
+			{
+				displayName: 'Context',
+				name: 'context',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+				description: 'Background for the deck, passed to the service as given',
+			},
+			{
+				displayName: 'Deck Class',
+				name: 'deckClass',
+				type: 'string',
+				default: '',
+				description: 'Kind of deck, passed to the service as given',
+			},
+			{
+				displayName: 'Material IDs',
+				name: 'materialIds',
+				type: 'string',
+				default: '',
+				description:
+					'IDs of uploaded materials: comma-separated, or an expression returning an array, e.g. from Material → Upload',
+			},
+			{
+				displayName: 'Notes',
+				name: 'notes',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+				description: 'Notes for the deck, passed to the service as given',
+			},
+			{
+				displayName: 'Output Language',
+				name: 'outputLanguage',
+				type: 'string',
+				default: '',
+				description: 'Language of the deck, passed to the service as given (e.g. en)',
+			},
+			{
+				displayName: 'Slide Count',
+				name: 'slideCount',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				default: 10,
+				description:
+					'Number of slides. Above the free slide cap the service may answer with Client Action (upgrade or confirm a surcharge).',
+			},
+		],
+	},
+	optionsCollection(spendOptions),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['deck'], operation: ['create'] } },
+	properties,
+);
+
+/** Parameter name → body field, for the fields passed through as given. */
+const PASSED_AS_GIVEN = {
+	deckClass: 'deck_class',
+	notes: 'notes',
+	context: 'context',
+	outputLanguage: 'output_language',
+} as const;
+
+/**
+ * The creation body: only what the user filled, and never a field the contract does not list
+ * (the service refuses unknown fields with 422).
+ */
+export function buildCreateBody(item: ItemContext): Record<string, unknown> {
+	const { ctx, itemIndex } = item;
+	const body: Record<string, unknown> = { expected_credits: readExpectedCredits(ctx, itemIndex) };
+	const text = (name: string) => String(ctx.getNodeParameter(name, itemIndex, '') ?? '').trim();
+	if (text('title')) body.title = text('title');
+	if (text('coreMessage')) body.core_message = text('coreMessage');
+	if (text('audience')) body.audience = text('audience');
+	if (ctx.getNodeParameter('confirmSlideSurcharge', itemIndex, false) === true) body.confirm_slide_surcharge = true;
+
+	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as Record<string, unknown>;
+	for (const [parameter, field] of Object.entries(PASSED_AS_GIVEN)) {
+		const value = additional[parameter];
+		if (value !== undefined && value !== '') body[field] = value;
+	}
+	if (additional.slideCount !== undefined && additional.slideCount !== null && additional.slideCount !== '') {
+		body.slide_count = additional.slideCount;
+	}
+	if (additional.materialIds !== undefined) {
+		const materialIds = readList(ctx, 'additionalFields.materialIds', itemIndex);
+		if (materialIds) body.material_ids = materialIds;
+	}
+	if (additional.additionalLanguages !== undefined) {
+		const languages = readList(ctx, 'additionalFields.additionalLanguages', itemIndex);
+		if (languages) body.additional_languages = languages;
+	}
+	return body;
+}
+
+/** `POST /v1/decks`: buys a deck. Answers at once with its `taskId`; the deck is not ready yet. */
+export async function execute(item: ItemContext) {
+	return await sendMutation(item, {
+		operation: 'deck.create',
+		path: '/v1/decks',
+		json: buildCreateBody(item),
+		options: readOptions(item.ctx, item.itemIndex),
+		requiredMember: 'taskId',
+	});
+}
+
+export const create: Operation = { description, execute, spends: true };

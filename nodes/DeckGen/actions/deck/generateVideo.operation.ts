@@ -1,0 +1,35 @@
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
+
+import { deckPath, expectedCreditsField, readExpectedCredits, readOptions, readTaskId, spendOptions, taskIdField, optionsCollection } from '../common';
+import type { Operation } from '../node.type';
+import { sendMutation, type ItemContext } from '../send';
+
+const properties: INodeProperties[] = [
+	taskIdField,
+	expectedCreditsField,
+	optionsCollection(spendOptions),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['deck'], operation: ['generateVideo'] } },
+	properties,
+);
+
+/**
+ * `POST /v1/decks/{taskId}/video`: a video of the deck, behind a paywall that names itself by
+ * `code` rather than `cta` (routed as top_up). Where the deployment has not shipped it yet the
+ * service answers 501, reported as "not available yet" on Client Action, never retried.
+ */
+export async function execute(item: ItemContext) {
+	const { ctx, itemIndex } = item;
+	const taskId = readTaskId(ctx, itemIndex);
+	return await sendMutation(item, {
+		operation: 'deck.generateVideo',
+		path: deckPath(taskId, 'video'),
+		json: { expected_credits: readExpectedCredits(ctx, itemIndex) },
+		options: readOptions(ctx, itemIndex),
+		decorate: (body) => ({ taskId, ...body }),
+	});
+}
+
+export const generateVideo: Operation = { description, execute, spends: true };

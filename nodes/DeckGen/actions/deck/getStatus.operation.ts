@@ -1,0 +1,31 @@
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
+
+import { withState } from '../../../shared/status';
+import { callOptions, deckPath, readOptions, readTaskId, taskIdField, optionsCollection } from '../common';
+import type { Operation } from '../node.type';
+import { sendRead, type ItemContext } from '../send';
+
+const properties: INodeProperties[] = [
+	taskIdField,
+	optionsCollection(callOptions),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['deck'], operation: ['getStatus'] } },
+	properties,
+);
+
+/**
+ * `GET /v1/decks/{taskId}/status`: every field the service returns, plus our `state`
+ * (running | succeeded | failed | unknown) from the default status map.
+ */
+export async function execute(item: ItemContext) {
+	const taskId = readTaskId(item.ctx, item.itemIndex);
+	return await sendRead(item, {
+		path: deckPath(taskId, 'status'),
+		retry: readOptions(item.ctx, item.itemIndex).retry,
+		decorate: (body) => ({ taskId, ...withState(body) }),
+	});
+}
+
+export const getStatus: Operation = { description, execute, spends: false };

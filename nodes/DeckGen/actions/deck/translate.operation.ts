@@ -1,0 +1,60 @@
+import { NodeOperationError, updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
+
+import {
+	deckPath,
+	expectedCreditsField,
+	optionsCollection,
+	readExpectedCredits,
+	readList,
+	readOptions,
+	readTaskId,
+	spendOptions,
+	taskIdField,
+} from '../common';
+import type { Operation } from '../node.type';
+import { sendMutation, type ItemContext } from '../send';
+
+const properties: INodeProperties[] = [
+	taskIdField,
+	{
+		displayName: 'Languages',
+		name: 'languages',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'de, fr',
+		description: 'Languages to add: comma-separated, or an expression returning an array',
+	},
+	expectedCreditsField,
+	optionsCollection(spendOptions),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['deck'], operation: ['translate'] } },
+	properties,
+);
+
+/**
+ * `POST /v1/decks/{taskId}/translations`: copies in more languages. Subscriber-only at launch
+ * (`subscribe_for_translation`); a subscriber short of credits gets `translation_top_up`.
+ */
+export async function execute(item: ItemContext) {
+	const { ctx, itemIndex } = item;
+	const taskId = readTaskId(ctx, itemIndex);
+	const languages = readList(ctx, 'languages', itemIndex);
+	if (!languages?.length) {
+		throw new NodeOperationError(ctx.getNode(), 'Languages is empty', {
+			itemIndex,
+			description: 'Set "Languages" to one or more language codes, e.g. de, fr.',
+		});
+	}
+	return await sendMutation(item, {
+		operation: 'deck.translate',
+		path: deckPath(taskId, 'translations'),
+		json: { languages, expected_credits: readExpectedCredits(ctx, itemIndex) },
+		options: readOptions(ctx, itemIndex),
+		decorate: (body) => ({ taskId, ...body }),
+	});
+}
+
+export const translate: Operation = { description, execute, spends: true };

@@ -1,0 +1,127 @@
+/** The resource and operation pickers, and every operation's own fields. */
+import type { INodeProperties } from 'n8n-workflow';
+
+import { operations } from './router';
+
+export const resourceProperty: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{ name: 'Account', value: 'account' },
+		{ name: 'Custom Request', value: 'custom' },
+		{ name: 'Deck', value: 'deck' },
+		{ name: 'Material', value: 'material' },
+	],
+	default: 'deck',
+};
+
+const operationProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['account'] } },
+		options: [
+			{
+				name: 'Get Credits',
+				value: 'getCredits',
+				description: 'Read the credit balance and who the key belongs to (spends nothing)',
+				action: 'Get credits',
+			},
+		],
+		default: 'getCredits',
+	},
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['deck'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Buy a new deck from a brief; returns its taskId at once',
+				action: 'Create a deck',
+			},
+			{
+				name: 'Generate Video',
+				value: 'generateVideo',
+				description: 'Buy a video of a finished deck',
+				action: 'Generate a video of a deck',
+			},
+			{
+				name: 'Get Status',
+				value: 'getStatus',
+				description: 'Read the current status of a deck',
+				action: 'Get the status of a deck',
+			},
+			{
+				name: 'Revise',
+				value: 'revise',
+				description: 'Ask for a new version of a finished deck',
+				action: 'Revise a deck',
+			},
+			{
+				name: 'Translate',
+				value: 'translate',
+				description: 'Add copies of a deck in more languages',
+				action: 'Translate a deck',
+			},
+		],
+		default: 'create',
+	},
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['material'] } },
+		options: [
+			{
+				name: 'Upload',
+				value: 'upload',
+				description: 'Upload a file to use as material for a deck',
+				action: 'Upload a material',
+			},
+		],
+		default: 'upload',
+	},
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['custom'] } },
+		options: [
+			{
+				name: 'Request',
+				value: 'request',
+				description: 'Call any /v1 path with the same authentication, keys, retries and routing',
+				action: 'Send a custom request',
+			},
+		],
+		default: 'request',
+	},
+];
+
+const splitOutputsProperty: INodeProperties = {
+	displayName: 'Split Outputs by CTA',
+	name: 'splitOutputsByCta',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to give each 402 option (cta) its own output instead of grouping them into Checkout and Client Action',
+};
+
+export const properties: INodeProperties[] = [
+	resourceProperty,
+	...operationProperties,
+	...Object.values(operations).flatMap((byOperation) =>
+		Object.values(byOperation).flatMap((operation) => operation.description),
+	),
+	splitOutputsProperty,
+];

@@ -1,0 +1,58 @@
+/**
+ * The node's execute: a typed lookup from resource and operation to the operation's code, run
+ * through the one item loop (`runPerItem`).
+ */
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+
+import { runPerItem } from '../../shared/n8n/runner';
+import { serviceFor } from '../../shared/n8n/service';
+import { getCredits } from './account/getCredits.operation';
+import { request } from './custom/request.operation';
+import { create } from './deck/create.operation';
+import { generateVideo } from './deck/generateVideo.operation';
+import { getStatus } from './deck/getStatus.operation';
+import { revise } from './deck/revise.operation';
+import { translate } from './deck/translate.operation';
+import { upload } from './material/upload.operation';
+import type { DeckGenMap, DeckGenResource, Operation } from './node.type';
+import { outputCount } from './outputs';
+
+export const operations: { [R in DeckGenResource]: Record<DeckGenMap[R], Operation> } = {
+	account: { getCredits },
+	deck: { create, getStatus, revise, translate, generateVideo },
+	material: { upload },
+	custom: { request },
+};
+
+function operationFor(ctx: IExecuteFunctions, resource: string, operation: string): Operation {
+	const byOperation = (operations as Record<string, Record<string, Operation> | undefined>)[resource];
+	const found = byOperation?.[operation];
+	if (!found) {
+		throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" of resource "${resource}" is not known`, {
+			description: 'Open the node and pick the resource and operation again.',
+		});
+	}
+	return found;
+}
+
+/** As an AI tool (n8n names the tool variant `<type>Tool`), only output 0 reaches the model. */
+export function isToolCall(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().type.endsWith('Tool');
+}
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = operationFor(this, resource, operationName);
+	const split = this.getNodeParameter('splitOutputsByCta', 0, false) === true;
+	const service = await serviceFor(this);
+	const keyStore = this.getContext('node');
+	const runIndex = Number(this.getWorkflowDataProxy(0).$runIndex ?? 0);
+	const concurrency = (this.getNodeParameter('options.concurrency', 0, 4) as number) || 4;
+
+	return await runPerItem(
+		this,
+		{ outputCount: outputCount(split), concurrency, spends: operation.spends, singleOutput: isToolCall(this) },
+		async (itemIndex) => await operation.execute({ ctx: this, service, itemIndex, split, runIndex, keyStore }),
+	);
+}

@@ -1,0 +1,151 @@
+/**
+ * Sending one item's request and turning the outcome into the item the node emits. Every
+ * operation ends here, so keys, price drift, routing and error conversion live in one place.
+ */
+import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+
+import { canonicalJson, IDEMPOTENCY_HEADER, idempotencyKeyFor, sha256Hex, type KeyStore } from '../../shared/idempotency';
+import { isPriceDrift, livePriceOf, refusalFields, type Outcome } from '../../shared/outcome';
+import type { RetrySettings } from '../../shared/retry';
+import type { HttpMethod } from '../../shared/transport';
+import { toNodeApiError } from '../../shared/n8n/errors';
+import type { EmittedItem, ItemError } from '../../shared/n8n/runner';
+import type { NodeService } from '../../shared/n8n/service';
+import type { SpendOptions } from './common';
+import { outputIndexFor } from './outputs';
+
+export interface ItemContext {
+	ctx: IExecuteFunctions;
+	service: NodeService;
+	itemIndex: number;
+	split: boolean;
+	runIndex: number;
+	keyStore: KeyStore;
+}
+
+export interface ReadRequest {
+	path: string;
+	retry?: Partial<RetrySettings>;
+	/** Adds our fields to a success body (e.g. the deck `state`). */
+	decorate?: (body: Record<string, unknown>) => Record<string, unknown>;
+}
+
+export interface MutationRequest {
+	/** Names the idempotency slot, e.g. `deck.create`. */
+	operation: string;
+	method?: HttpMethod;
+	path: string;
+	/** A JSON body, or a prepared body with its content type (multipart). */
+	json?: Record<string, unknown>;
+	raw?: { bytes: Buffer; contentType: string };
+	options: SpendOptions;
+	/** The success body must carry this member (e.g. `taskId` of a bought deck). */
+	requiredMember?: string;
+	decorate?: (body: Record<string, unknown>) => Record<string, unknown>;
+}
+
+export async function sendRead(item: ItemContext, request: ReadRequest): Promise<EmittedItem> {
+	const result = await item.service.call({ method: 'GET', path: request.path }, request.retry);
+	return emit(item, result.outcome, { decorate: request.decorate });
+}
+
+/**
+ * A POST with its idempotency key. A spending body (one with `expected_credits`) that meets a
+ * 409 price_drift is re-sent once with the live price when it is within Max Credits: a new body,
+ * so a new key; nothing was charged for the first.
+ */
+export async function sendMutation(item: ItemContext, request: MutationRequest): Promise<EmittedItem> {
+	const first = await sendOnce(item, request, request.json);
+	let { outcome } = first;
+	let repricedFrom: number | undefined;
+	let key = first.key;
+
+	const ceiling = request.options.maxCredits;
+	if (request.json && outcome.route !== 'success' && 'failure' in outcome && isPriceDrift(outcome.failure)) {
+		const live = livePriceOf(outcome.failure);
+		if (ceiling !== undefined && live !== undefined && live <= ceiling) {
+			repricedFrom = request.json.expected_credits as number;
+			const second = await sendOnce(item, request, { ...request.json, expected_credits: live });
+			outcome = second.outcome;
+			key = second.key;
+		}
+	}
+
+	return emit(item, outcome, {
+		decorate: request.decorate,
+		requiredMember: request.requiredMember,
+		extra: {
+			idempotencyKey: key,
+			...(repricedFrom !== undefined ? { repricedFrom } : {}),
+		},
+		request: request.json,
+	});
+}
+
+async function sendOnce(
+	item: ItemContext,
+	request: MutationRequest,
+	json: Record<string, unknown> | undefined,
+): Promise<{ outcome: Outcome; key: string }> {
+	const bytes = json ? Buffer.from(canonicalJson(json)) : request.raw!.bytes;
+	const contentType = json ? 'application/json' : request.raw!.contentType;
+	const key = idempotencyKeyFor(
+		item.keyStore,
+		{ executionId: item.ctx.getExecutionId(), nodeId: item.ctx.getNode().id },
+		{ operation: request.operation, runIndex: item.runIndex, itemIndex: item.itemIndex },
+		sha256Hex(bytes),
+		request.options.idempotencyKey,
+	);
+	const result = await item.service.call(
+		{
+			method: request.method ?? 'POST',
+			path: request.path,
+			headers: { 'Content-Type': contentType, [IDEMPOTENCY_HEADER]: key },
+			body: bytes,
+		},
+		request.options.retry,
+	);
+	return { outcome: result.outcome, key };
+}
+
+interface EmitOptions {
+	decorate?: (body: Record<string, unknown>) => Record<string, unknown>;
+	requiredMember?: string;
+	extra?: IDataObject;
+	request?: Record<string, unknown>;
+}
+
+function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): EmittedItem {
+	const { ctx, itemIndex } = item;
+	if (outcome.route === 'error') throw toNodeApiError(ctx.getNode(), outcome.failure, itemIndex);
+
+	if (outcome.route === 'success') {
+		const body = options.decorate ? options.decorate(outcome.body) : outcome.body;
+		const json: IDataObject = {
+			...(body as IDataObject),
+			outcome: 'success',
+			...options.extra,
+			...(outcome.replayed ? { replayed: true } : {}),
+			...(outcome.requestId ? { requestId: outcome.requestId } : {}),
+		};
+		if (options.requiredMember && (body[options.requiredMember] === undefined || body[options.requiredMember] === '')) {
+			// A 2xx without the member we need: whatever was bought is still in `response`.
+			const error = new NodeApiError(ctx.getNode(), outcome.body as JsonObject, {
+				message: `The service answered ${outcome.status} without "${options.requiredMember}"`,
+				description:
+					'The request was accepted but the answer is missing the id needed to continue; the full answer is in the error details. Retrying the execution replays the same request without buying again.',
+				itemIndex,
+			}) as ItemError;
+			error.context.response = outcome.body as IDataObject;
+			throw error;
+		}
+		return { output: 0, json };
+	}
+
+	const json: IDataObject = {
+		...(refusalFields(outcome, item.service.accountUrl) as IDataObject),
+		...options.extra,
+		...(options.request ? { request: options.request as IDataObject } : {}),
+	};
+	return { output: outputIndexFor(outcome, item.split), json };
+}
