@@ -103,6 +103,8 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 	const settings = { ...DEFAULT_RETRY_SETTINGS, ...options.settings };
 	const random = options.random ?? Math.random;
 	const hasIdempotencyKey = Boolean(request.headers?.['Idempotency-Key']);
+	// Per-code retry budgets (500: once) count retries of that code, not every earlier attempt.
+	const retriesByCode = new Map<string, number>();
 
 	for (let attempt = 1; ; attempt++) {
 		throwIfCancelled(options.signal);
@@ -124,11 +126,18 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 			options.gate?.observe(response);
 			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt };
 			failure = parseFailure(response);
-			if (isRateLimit(failure)) options.gate?.pauseFor(failure.retryAfterMs ?? 1_000);
+			// Other calls of the credential never wait longer than Max Retry Wait for it either.
+			if (isRateLimit(failure)) options.gate?.pauseFor(Math.min(failure.retryAfterMs ?? 1_000, settings.maxRetryWaitMs));
 		}
 
 		const decision = decideRetry(
-			{ method: request.method, hasIdempotencyKey, failure, networkError },
+			{
+				method: request.method,
+				hasIdempotencyKey,
+				failure,
+				networkError,
+				retriesOfCode: failure ? (retriesByCode.get(failure.code) ?? 0) : undefined,
+			},
 			attempt,
 			settings,
 			random,
@@ -142,6 +151,7 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 				waitTooLongMs: decision.waitTooLongMs,
 			};
 		}
+		if (failure) retriesByCode.set(failure.code, (retriesByCode.get(failure.code) ?? 0) + 1);
 		options.onRetry?.({ attempt, waitMs: decision.waitMs, why: decision.why });
 		if (decision.waitMs > 0) await options.sleep(decision.waitMs, options.signal);
 	}

@@ -24,7 +24,10 @@ export function canonicalJson(value: unknown): string {
 	return JSON.stringify(sortKeys(value));
 }
 
-function sortKeys(value: unknown): unknown {
+function sortKeys(input: unknown): unknown {
+	// As JSON.stringify does: a Date (or Luxon DateTime) is its toJSON(), not its own members.
+	const toJSON = input && typeof input === 'object' && !Buffer.isBuffer(input) ? (input as { toJSON?: unknown }).toJSON : undefined;
+	const value: unknown = typeof toJSON === 'function' ? toJSON.call(input) : input;
 	if (Array.isArray(value)) return value.map(sortKeys);
 	if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
 		const sorted: Record<string, unknown> = {};

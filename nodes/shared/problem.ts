@@ -195,6 +195,8 @@ export function parseFailure(response: ServiceResponse): ServiceFailure {
 		retryable: RETRYABLE_STATUSES.has(status),
 		requestId,
 		fields: [],
+		// A 405 answered by the web framework itself (not a problem body) still names its verbs.
+		allow: header(response, 'allow'),
 		retryAfterMs,
 		body: isObject ? body : response.text,
 	};

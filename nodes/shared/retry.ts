@@ -41,6 +41,11 @@ export interface AttemptResult {
 	failure?: ServiceFailure;
 	/** Set when no response arrived (connection refused, dropped, timed out). */
 	networkError?: Error;
+	/**
+	 * How many times this failure's code was already retried in the same call. Without it every
+	 * earlier attempt is counted, which is only exact when they all failed with this code.
+	 */
+	retriesOfCode?: number;
 }
 
 export type RetryDecision =
@@ -72,7 +77,7 @@ export function decideRetry(
 		return { retry: false, why: 'a POST without an Idempotency-Key is never repeated' };
 	}
 	const budget = RETRY_BUDGET_BY_CODE[failure.code];
-	if (budget !== undefined && attempt > budget) {
+	if (budget !== undefined && (result.retriesOfCode ?? attempt - 1) >= budget) {
 		return { retry: false, why: `${failure.code} is retried ${budget === 1 ? 'once' : `${budget} times`}` };
 	}
 

@@ -3,7 +3,7 @@
  * the service's own `detail` (never n8n's canned status texts), whose description says what fixes
  * it, and which carries `code`, `reason` and `requestId` for support.
  */
-import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type INode, type JsonObject } from 'n8n-workflow';
 
 import type { ServiceFailure } from '../problem';
 
@@ -80,21 +80,6 @@ export function failureDescription(failure: ServiceFailure): string {
 		.join(' ');
 }
 
-/** The JSON an error item carries (continueOnFail), the same facts as the error itself. */
-export function failureFields(failure: ServiceFailure): Record<string, unknown> {
-	const fields: Record<string, unknown> = {
-		outcome: 'error',
-		code: failure.code,
-		status: failure.status,
-		detail: failure.detail,
-		retryable: failure.retryable,
-	};
-	if (failure.reason) fields.reason = failure.reason;
-	if (failure.requestId) fields.requestId = failure.requestId;
-	if (failure.fields.length) fields.fields = failure.fields;
-	return fields;
-}
-
 export function toNodeApiError(node: INode, failure: ServiceFailure, itemIndex: number, context?: string): NodeApiError {
 	const body =
 		failure.body && typeof failure.body === 'object'
@@ -106,8 +91,13 @@ export function toNodeApiError(node: INode, failure: ServiceFailure, itemIndex: 
 		httpCode: failure.status ? String(failure.status) : undefined,
 		itemIndex,
 	});
+	// What an error item's `details` carries under continueOnFail (see runner.ts).
 	error.context.code = failure.code;
+	error.context.status = failure.status;
+	error.context.detail = failure.detail;
+	error.context.retryable = failure.retryable;
 	if (failure.reason) error.context.reason = failure.reason;
 	if (failure.requestId) error.context.requestId = failure.requestId;
+	if (failure.fields.length) error.context.fields = failure.fields as unknown as IDataObject[];
 	return error;
 }

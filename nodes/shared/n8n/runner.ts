@@ -78,19 +78,23 @@ export async function runPerItem(
 	return outputs;
 }
 
-/** An item for continueOnFail: n8n moves items with `error` to the error output when there is one. */
+/**
+ * An item for continueOnFail. n8n replaces the JSON of any item that has `error` set with just
+ * the message, and sends items whose JSON has only `error`, `message` and `details` to the
+ * error output; so the facts go under `details`, where they survive either way.
+ */
 function errorItem(error: Error): INodeExecutionData {
 	const nodeError = error as ItemError;
-	const json: IDataObject = {
-		outcome: 'error',
-		error: error.message,
-		...(nodeError.description ? { description: nodeError.description } : {}),
-		...((nodeError.context as IDataObject | undefined) ?? {}),
+	const { itemIndex: _itemIndex, runIndex: _runIndex, ...context } = (nodeError.context ?? {}) as IDataObject;
+	const details: IDataObject = { outcome: 'error', ...context };
+	if (nodeError.purchasedTaskId) details.taskId = nodeError.purchasedTaskId;
+	return {
+		json: {
+			error: error.message,
+			...(nodeError.description ? { message: nodeError.description } : {}),
+			details,
+		},
 	};
-	delete json.itemIndex;
-	delete json.runIndex;
-	if (nodeError.purchasedTaskId) json.taskId = nodeError.purchasedTaskId;
-	return { json, error: nodeError as INodeExecutionData['error'] };
 }
 
 /**

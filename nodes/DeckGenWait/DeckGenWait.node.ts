@@ -1,0 +1,301 @@
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { CancelledError } from '../shared/client';
+import { failureDescription, failureMessage } from '../shared/n8n/errors';
+import { isLoopback, serviceFor } from '../shared/n8n/service';
+import {
+	CONTRACT_POLL_INTERVAL_MS,
+	DEFAULT_MAX_WAIT_MS,
+	pollDecks,
+	type DeckReport,
+	type DeckSpec,
+	type WaitOutcome,
+} from '../shared/poller';
+import type { ServiceFailure } from '../shared/problem';
+import { parseWordList, statusWords } from '../shared/status';
+
+type Mode = 'waitUntilDone' | 'checkOnce';
+
+interface WaitOptions {
+	failedWords?: string;
+	maxWaitMinutes?: number;
+	pollIntervalSeconds?: number;
+	runningWords?: string;
+	succeededWords?: string;
+}
+
+const OUTPUT_OF: Record<WaitOutcome, number> = { completed: 0, failed: 1, still_running: 2 };
+
+export class DeckGenWait implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Deck Generator Wait',
+		name: 'deckGenWait',
+		icon: { light: 'file:deckgenwait.svg', dark: 'file:deckgenwait.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["mode"] === "checkOnce" ? "Check once" : "Wait until done"}}',
+		description: 'Wait for slide decks to finish generating and route them by outcome',
+		defaults: {
+			name: 'Deck Generator Wait',
+		},
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main, NodeConnectionTypes.Main],
+		outputNames: ['Completed', 'Failed', 'Still Running'],
+		credentials: [
+			{
+				name: 'deckGenApi',
+				required: true,
+			},
+		],
+		properties: [
+			{
+				displayName: 'Mode',
+				name: 'mode',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Check Once',
+						value: 'checkOnce',
+						description:
+							'Read each deck’s status once and route it; loop back through a Wait node for very long or very many decks',
+					},
+					{
+						name: 'Wait Until Done',
+						value: 'waitUntilDone',
+						description: 'Poll every deck until it finishes or Max Wait passes',
+					},
+				],
+				default: 'waitUntilDone',
+			},
+			{
+				displayName: 'Task ID Field',
+				name: 'taskIdField',
+				type: 'string',
+				default: 'taskId',
+				required: true,
+				placeholder: 'e.g. taskId or deck.taskId',
+				description:
+					'Name of the input field holding the deck’s task ID, as Deck Generator → Create returns it; dots reach into nested fields',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Failed Status Words',
+						name: 'failedWords',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. failed, error',
+						description:
+							'Comma-separated status words that mean the deck failed, replacing the built-in list (failed, failure, error, errored, cancelled, canceled, expired, rejected)',
+					},
+					{
+						displayName: 'Max Wait (Minutes)',
+						name: 'maxWaitMinutes',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 60,
+						displayOptions: { show: { '/mode': ['waitUntilDone'] } },
+						description:
+							'How long to keep polling; decks not finished by then go to the Still Running output with their last status, so a later run can resume them',
+					},
+					{
+						displayName: 'Poll Interval (Seconds)',
+						name: 'pollIntervalSeconds',
+						type: 'number',
+						typeOptions: { minValue: 0.001, numberPrecision: 3 },
+						default: 5,
+						displayOptions: { show: { '/mode': ['waitUntilDone'] } },
+						description: 'Time between two status reads of one deck',
+						hint: 'The service asks for 5 seconds. A lower value only applies when the credential’s Base URL is loopback (tests); otherwise 5 is used.',
+					},
+					{
+						displayName: 'Running Status Words',
+						name: 'runningWords',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. queued, generating',
+						description:
+							'Comma-separated status words that mean the deck is still being generated, replacing the built-in list; any word on no list also keeps polling and is reported as it came',
+					},
+					{
+						displayName: 'Succeeded Status Words',
+						name: 'succeededWords',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. completed, ready',
+						description:
+							'Comma-separated status words that mean the deck is ready, replacing the built-in list (completed, complete, done, succeeded, success, ready, finished)',
+					},
+				],
+			},
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const node = this.getNode();
+		const service = await serviceFor(this);
+		const loopback = isLoopback(service.baseUrl);
+		// As an AI tool only output 0 reaches the model; `outcome` says what happened.
+		const singleOutput = node.type.endsWith('Tool');
+
+		const outputs: INodeExecutionData[][] = [[], [], []];
+		const placed: Array<{ output: number; item: INodeExecutionData } | undefined> = new Array(items.length);
+		const waiting: Array<{ index: number; spec: DeckSpec }> = [];
+		let clampedFrom: number | undefined;
+
+		// Every item is checked before any waiting starts: a bad item fails fast, not after an hour.
+		for (let index = 0; index < items.length; index++) {
+			const field = this.getNodeParameter('taskIdField', index, 'taskId') as string;
+			const taskId = taskIdOf(items[index].json, field);
+			if (taskId === undefined) {
+				const error = new NodeOperationError(node, `Item ${index} has no task ID in the field "${field}"`, {
+					itemIndex: index,
+					description: `Set Task ID Field to the field that holds the deck's taskId (Deck Generator → Create returns it as "taskId"); dots reach into nested fields, e.g. deck.taskId.`,
+				});
+				if (!this.continueOnFail()) throw error;
+				// n8n's error item: n8n keeps only `error` in its json, and moves it to the error
+				// output when On Error is "continue (using error output)".
+				placed[index] = {
+					output: OUTPUT_OF.failed,
+					item: { json: { error: error.message }, error, pairedItem: { item: index } },
+				};
+				continue;
+			}
+
+			const mode = this.getNodeParameter('mode', index, 'waitUntilDone') as Mode;
+			const options = this.getNodeParameter('options', index, {}) as WaitOptions;
+			let intervalMs = (options.pollIntervalSeconds ?? CONTRACT_POLL_INTERVAL_MS / 1000) * 1000;
+			// Never poll the real service faster than it asks; loopback is tests and benchmarks.
+			if (intervalMs < CONTRACT_POLL_INTERVAL_MS && !loopback) {
+				clampedFrom = intervalMs / 1000;
+				intervalMs = CONTRACT_POLL_INTERVAL_MS;
+			}
+			waiting.push({
+				index,
+				spec: {
+					taskId,
+					intervalMs,
+					maxWaitMs: options.maxWaitMinutes !== undefined ? options.maxWaitMinutes * 60_000 : DEFAULT_MAX_WAIT_MS,
+					once: mode === 'checkOnce',
+					words: statusWords({
+						succeeded: parseWordList(options.succeededWords),
+						failed: parseWordList(options.failedWords),
+						running: parseWordList(options.runningWords),
+					}),
+				},
+			});
+		}
+
+		if (clampedFrom !== undefined) {
+			const message = `Poll Interval of ${clampedFrom} s is below the 5 s the service asks for; polling every 5 s (only a loopback Base URL is polled faster)`;
+			this.logger.warn(`Deck Generator Wait: ${message}`);
+			this.addExecutionHints?.({ message, type: 'warning', location: 'outputPane' });
+		}
+
+		let reports: DeckReport[];
+		try {
+			reports = await pollDecks(
+				waiting.map((entry) => entry.spec),
+				{
+					fetchStatus: async (taskId) =>
+						await service.call({ method: 'GET', path: `/v1/decks/${encodeURIComponent(taskId)}/status` }),
+					sleep: service.sleep,
+					signal: service.signal,
+					gate: service.gate,
+				},
+			);
+		} catch (error) {
+			console.error('DBG poll threw', Date.now(), (error as Error).name);
+			if (error instanceof CancelledError) throw new NodeOperationError(node, 'The execution was cancelled');
+			throw new NodeOperationError(node, error as Error);
+		}
+
+		waiting.forEach(({ index }, n) => {
+			const report = reports[n];
+			placed[index] = { output: OUTPUT_OF[report.outcome], item: itemFor(items[index], index, report) };
+		});
+		for (const entry of placed) {
+			if (entry) outputs[singleOutput ? 0 : entry.output].push(entry.item);
+		}
+
+		// Items with the same task id share one report: count its requests once.
+		const requests = [...new Set(reports)].reduce((sum, report) => sum + report.requests, 0);
+		this.logger.debug(
+			`Deck Generator Wait: ${items.length} items, ${outputs[0].length} completed, ${outputs[1].length} failed, ${outputs[2].length} still running, ${requests} status requests`,
+		);
+		return outputs;
+	}
+}
+
+/** The task id at `field`: a top-level key first (it may contain dots), else a dotted path. */
+function taskIdOf(json: IDataObject, field: string): string | undefined {
+	const name = field.trim();
+	let value: unknown = json[name];
+	if (value === undefined && name.includes('.')) {
+		value = name.split('.').reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as IDataObject)[key] : undefined), json);
+	}
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function itemFor(input: INodeExecutionData, index: number, report: DeckReport): INodeExecutionData {
+	const json: IDataObject = {
+		...input.json,
+		taskId: report.taskId,
+		status: report.status ?? null,
+		state: report.state,
+		statusBody: (report.body as IDataObject | undefined) ?? null,
+		elapsedSeconds: Math.round(report.elapsedMs / 100) / 10,
+		polls: report.polls,
+		outcome: report.outcome,
+	};
+	if (report.requestId) json.requestId = report.requestId;
+	if (report.outcome === 'failed') Object.assign(json, report.failure ? serviceFailureFields(report.taskId, report.failure) : deckFailureFields(report));
+	else if (report.failure) json.lastError = serviceFailureFields(report.taskId, report.failure);
+	return { json, binary: input.binary, pairedItem: { item: index } };
+}
+
+/** The service refused the read (404, 401, 403, ...): its own words, code and request id. */
+function serviceFailureFields(taskId: string, failure: ServiceFailure): IDataObject {
+	const fields: IDataObject = {
+		error: `Deck ${taskId}: ${failureMessage(failure)}`,
+		detail: failure.detail,
+		code: failure.code,
+		httpCode: failure.status,
+	};
+	if (failure.reason) fields.reason = failure.reason;
+	const description = failureDescription(failure);
+	if (description) fields.description = description;
+	if (failure.requestId) fields.requestId = failure.requestId;
+	return fields;
+}
+
+/** The deck itself ended failed: say so with whatever the status body explains. */
+function deckFailureFields(report: DeckReport): IDataObject {
+	const body = report.body ?? {};
+	const nested = body.error && typeof body.error === 'object' ? (body.error as IDataObject) : {};
+	const explained = [nested.message, body.detail, body.message, typeof body.error === 'string' ? body.error : undefined].find(
+		(value): value is string => typeof value === 'string' && value !== '',
+	);
+	return {
+		error: `Deck ${report.taskId} failed (status "${report.status ?? ''}")${explained ? `: ${explained}` : ''}`,
+		detail: explained ?? `The service reported the status "${report.status ?? ''}"`,
+		code: typeof nested.code === 'string' ? nested.code : 'deck_failed',
+	};
+}

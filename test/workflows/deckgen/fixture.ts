@@ -1,0 +1,89 @@
+/**
+ * Running the Deck Generator's workflow files against the simulator, with the checks every run
+ * must pass: no API key anywhere in what n8n saves or logs.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { INode, INodeExecutionData } from 'n8n-workflow';
+
+import { runWorkflow, type RunOptions, type RunResult, type WorkflowJson } from '../../harness';
+import type { Simulator } from '../../simulator';
+
+export const DECK_NODE = 'Deck Generator';
+
+export function loadWorkflow(name: string): WorkflowJson {
+	return JSON.parse(readFileSync(join(__dirname, `${name}.workflow.json`), 'utf8')) as WorkflowJson;
+}
+
+/** A copy of the workflow with a node's fields (settings such as onError, or parameters) changed. */
+export function patchNode(
+	workflow: WorkflowJson,
+	nodeName: string,
+	patch: Partial<INode> & { parameters?: INode['parameters'] },
+): WorkflowJson {
+	const copy = JSON.parse(JSON.stringify(workflow)) as WorkflowJson;
+	const target = copy.nodes.find((n) => n.name === nodeName);
+	if (!target) throw new Error(`no node ${nodeName}`);
+	const { parameters, ...rest } = patch;
+	Object.assign(target, rest);
+	if (parameters) target.parameters = { ...target.parameters, ...parameters };
+	return copy;
+}
+
+export const continueErrorOutput = (workflow: WorkflowJson) =>
+	patchNode(workflow, DECK_NODE, { onError: 'continueErrorOutput' });
+
+/** Every key string the simulator knows, to prove none of them leaks. */
+export function allKeys(sim: Simulator): string[] {
+	return Object.values(sim.keys);
+}
+
+export function assertNoKeyLeak(sim: Simulator, result: RunResult, extraKeys: string[] = []): void {
+	const saved = JSON.stringify(result.runExecutionData);
+	const logs = result.logs.join('\n');
+	const errorText = result.error ? JSON.stringify(result.error) + String((result.error as Error).stack ?? '') : '';
+	for (const key of [...allKeys(sim), ...extraKeys]) {
+		expect(saved.includes(key)).toBe(false);
+		expect(logs.includes(key)).toBe(false);
+		expect(errorText.includes(key)).toBe(false);
+	}
+}
+
+export async function runWith(
+	sim: Simulator,
+	workflow: WorkflowJson,
+	key: string,
+	inputs: Array<Record<string, unknown>> | INodeExecutionData[],
+	options: Omit<RunOptions, 'credentials' | 'inputItems'> = {},
+): Promise<RunResult> {
+	const inputItems = (inputs as Array<Record<string, unknown>>).map((input) =>
+		'json' in input && typeof input.json === 'object' ? (input as unknown as INodeExecutionData) : { json: input },
+	) as INodeExecutionData[];
+	const result = await runWorkflow(workflow, {
+		...options,
+		credentials: { deckGenApi: { apiKey: key, baseUrl: sim.url, accountUrl: 'https://app.deckgen.example/account' } },
+		inputItems,
+	});
+	assertNoKeyLeak(sim, result, [key]);
+	return result;
+}
+
+/** Items that reached each named NoOp after the Deck Generator. */
+export function landed(result: RunResult, ...names: string[]): Record<string, INodeExecutionData[]> {
+	const byName: Record<string, INodeExecutionData[]> = {};
+	for (const name of names) byName[name] = result.runCount(name) ? result.output(name) : [];
+	return byName;
+}
+
+export function jsonOf(items: INodeExecutionData[]): Array<Record<string, unknown>> {
+	return items.map((item) => item.json as Record<string, unknown>);
+}
+
+export const brief = (extra: Record<string, unknown> = {}) => ({
+	title: 'Q3 review',
+	core_message: 'We grew 20% and will keep growing',
+	audience: 'The board',
+	expected_credits: 10,
+	...extra,
+});

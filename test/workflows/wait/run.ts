@@ -1,0 +1,53 @@
+/**
+ * Runs a wait workflow of this folder with the harness against a simulator, and reads the
+ * three outputs of the "Wait for Decks" node.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { runWorkflow, type RunResult, type WorkflowJson } from '../../harness';
+import type { Simulator } from '../../simulator';
+
+export const WAIT_NODE = 'Wait for Decks';
+
+export function loadWorkflow(name: string): WorkflowJson {
+	return JSON.parse(readFileSync(path.join(__dirname, `${name}.workflow.json`), 'utf8')) as WorkflowJson;
+}
+
+export interface WaitRun {
+	result: RunResult;
+	completed: INodeExecutionData[];
+	failed: INodeExecutionData[];
+	stillRunning: INodeExecutionData[];
+}
+
+export async function runWait(
+	workflow: string,
+	sim: Simulator,
+	items: IDataObject[],
+	options: { key?: string; signal?: AbortSignal } = {},
+): Promise<WaitRun> {
+	const result = await runWorkflow(loadWorkflow(workflow), {
+		credentials: { deckGenApi: { apiKey: options.key ?? sim.keys.personal, baseUrl: sim.url } },
+		inputItems: items.map((json) => ({ json })),
+		signal: options.signal,
+	});
+	const [completed = [], failed = [], stillRunning = []] = result.outputs(WAIT_NODE);
+	return { result, completed, failed, stillRunning };
+}
+
+/** Status reads the simulator received, in order. */
+export function statusReads(sim: Simulator) {
+	return sim.ledger.requests.filter((r) => r.method === 'GET' && /^\/v1\/decks\/[^/]+\/status$/.test(r.path));
+}
+
+/**
+ * Loads n8n-core and the node once (a Check Once read of a deck that does not exist), so the
+ * first timed test of a file does not include the harness's start-up, then clears the ledger.
+ */
+export async function warmUp(sim: Simulator): Promise<void> {
+	await runWait('check-once', sim, [{ taskId: 'tsk_warm_up' }]);
+	sim.control.resetLedger();
+}

@@ -1,0 +1,159 @@
+/**
+ * Wait Until Done in a real workflow (n8n-core, in-process) against the simulator on a clock
+ * running 1,000× fast: one sim minute is 60 ms, and the loopback poll interval is 10 ms.
+ */
+import { start, type Simulator } from '../../simulator';
+import { runWait, statusReads } from './run';
+
+const MINUTE = 60_000;
+
+describe('Deck Generator Wait: Wait Until Done', () => {
+	let sim: Simulator;
+	beforeEach(async () => {
+		sim = await start({ seed: 11, clock: { speed: 1_000 } });
+	});
+	afterEach(async () => {
+		await sim.close();
+	});
+
+	test('completed decks go to Completed with their input fields, pairedItem and the latest status body', async () => {
+		const a = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 2 * MINUTE, outcome: 'succeeded' });
+		const b = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 4 * MINUTE, outcome: 'succeeded' });
+
+		const { result, completed, failed, stillRunning } = await runWait('wait-until-done', sim, [
+			{ taskId: a, customer: 'acme' },
+			{ taskId: b, customer: 'globex' },
+		]);
+
+		expect(result.status).toBe('success');
+		expect(failed).toEqual([]);
+		expect(stillRunning).toEqual([]);
+		expect(completed.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(completed[0].json).toMatchObject({ taskId: a, customer: 'acme', status: 'completed', state: 'succeeded', outcome: 'completed' });
+		expect(completed[1].json).toMatchObject({ taskId: b, customer: 'globex', status: 'completed', state: 'succeeded', outcome: 'completed' });
+		const reads = statusReads(sim);
+		for (const item of completed) {
+			const json = item.json as Record<string, any>;
+			expect(json.statusBody).toMatchObject({ taskId: json.taskId, status: 'completed', progress: 100 });
+			expect(json.statusBody.deckUrl).toContain(json.taskId);
+			const own = reads.filter((r) => r.path.includes(json.taskId));
+			expect(json.polls).toBe(own.length);
+			expect(json.requestId).toBe(own.at(-1)!.requestId);
+			expect(json.elapsedSeconds).toBeGreaterThan(0);
+		}
+		// 4 sim minutes = 240 ms at 10 ms a read: about 24 reads, never a busy loop.
+		expect((completed[1].json.polls as number)).toBeLessThanOrEqual(26);
+	});
+
+	test('a deck that fails goes to Failed with the reason from its status body', async () => {
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'failed' });
+
+		const { completed, failed } = await runWait('wait-until-done', sim, [{ taskId }]);
+
+		expect(completed).toEqual([]);
+		expect(failed).toHaveLength(1);
+		expect(failed[0].pairedItem).toEqual({ item: 0 });
+		expect(failed[0].json).toMatchObject({
+			taskId,
+			outcome: 'failed',
+			state: 'failed',
+			status: 'failed',
+			code: 'generation_failed',
+			detail: 'The deck could not be generated. Start a new deck.',
+		});
+		expect(failed[0].json.error).toContain(taskId);
+	});
+
+	test('404: a deck this credential cannot see goes to Failed with a clear message, after one read', async () => {
+		const theirs = sim.control.seedDeck({ key: sim.keys.other, durationMs: MINUTE, outcome: 'succeeded' });
+		const ours = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded' });
+
+		const { completed, failed } = await runWait('wait-until-done', sim, [{ taskId: theirs }, { taskId: ours }]);
+
+		expect(completed.map((item) => item.json.taskId)).toEqual([ours]);
+		expect(failed).toHaveLength(1);
+		const json = failed[0].json;
+		expect(failed[0].pairedItem).toEqual({ item: 0 });
+		expect(json).toMatchObject({ taskId: theirs, outcome: 'failed', code: 'not_found', httpCode: 404, polls: 1 });
+		expect(json.error).toMatch(new RegExp(`^Deck ${theirs}: .*\\(404 not_found\\)$`));
+		expect(json.description).toContain('check the task id');
+		const reads = statusReads(sim).filter((r) => r.path.includes(theirs));
+		expect(reads).toHaveLength(1);
+		expect(json.requestId).toBe(reads[0].requestId);
+	});
+
+	test('Max Wait passed: Still Running carries the task id, last status, state and elapsed time', async () => {
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 60 * MINUTE, outcome: 'succeeded' });
+
+		const { completed, failed, stillRunning } = await runWait('still-running', sim, [{ taskId, customer: 'acme' }]);
+
+		expect(completed).toEqual([]);
+		expect(failed).toEqual([]);
+		expect(stillRunning).toHaveLength(1);
+		expect(stillRunning[0].pairedItem).toEqual({ item: 0 });
+		const json = stillRunning[0].json as Record<string, any>;
+		expect(json).toMatchObject({ taskId, customer: 'acme', outcome: 'still_running', state: 'running', status: 'generating' });
+		expect(json.statusBody.progress).toBeLessThan(100);
+		// Max Wait is 0.3 s; the last read starts no later than that.
+		expect(json.elapsedSeconds).toBeGreaterThanOrEqual(0.2);
+		expect(json.elapsedSeconds).toBeLessThanOrEqual(0.4);
+		expect(json.polls).toBeGreaterThan(10);
+	});
+
+	test('an unknown status word keeps polling and is reported exactly as it came', async () => {
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded', status: 'Awaiting-Review' });
+
+		const { stillRunning } = await runWait('still-running', sim, [{ taskId }]);
+
+		expect(stillRunning).toHaveLength(1);
+		expect(stillRunning[0].json).toMatchObject({ taskId, status: 'Awaiting-Review', state: 'unknown', outcome: 'still_running' });
+		expect(stillRunning[0].json.polls as number).toBeGreaterThan(10);
+	});
+
+	test('status word override: a service word that reads as its opposite is moved by the user', async () => {
+		// This service says "expired" when a deck is ready; the default map calls that a failure.
+		sim.control.setStatusWords({ succeeded: 'expired' });
+		const first = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded' });
+		const second = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded' });
+
+		const overridden = await runWait('status-override', sim, [{ taskId: first }]);
+		const byDefault = await runWait('wait-until-done', sim, [{ taskId: second }]);
+
+		expect(overridden.completed.map((item) => item.json)).toEqual([
+			expect.objectContaining({ taskId: first, status: 'expired', state: 'succeeded', outcome: 'completed' }),
+		]);
+		expect(byDefault.failed.map((item) => item.json)).toEqual([
+			expect.objectContaining({ taskId: second, status: 'expired', state: 'failed', outcome: 'failed' }),
+		]);
+	});
+
+	test('an item without the task id field fails the node naming the item and field, before any read', async () => {
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded' });
+
+		const { result } = await runWait('wait-until-done', sim, [{ taskId }, { id: 'not-a-task-field' }]);
+
+		expect(result.status).toBe('error');
+		expect((result.nodeError('Wait for Decks') as Error).message).toBe('Item 1 has no task ID in the field "taskId"');
+		expect(statusReads(sim)).toEqual([]);
+	});
+
+	test('with On Error continue, items without the task id become error items on Failed; the rest are waited for', async () => {
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded' });
+
+		const { result, completed, failed } = await runWait('nested-task-id', sim, [
+			{ deck: { taskId } },
+			{ deck: {} },
+			{ taskId: 'at the wrong level' },
+		]);
+
+		expect(result.status).toBe('success');
+		expect(completed.map((item) => [item.pairedItem, item.json.taskId])).toEqual([[{ item: 0 }, taskId]]);
+		expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
+		// n8n's error item: its json is reduced to the message, the error itself rides along.
+		expect(failed.map((item) => item.json)).toEqual([
+			{ error: 'Item 1 has no task ID in the field "deck.taskId"' },
+			{ error: 'Item 2 has no task ID in the field "deck.taskId"' },
+		]);
+		expect(statusReads(sim).every((r) => r.path.includes(taskId))).toBe(true);
+	});
+});
