@@ -152,7 +152,7 @@ describe('Deck Generator operations (workflow runs against the simulator)', () =
 		const errors = jsonOf(result.output('Errors'));
 		expect(errors[0].error).toMatch(/are a PNG image, not what "\.pdf" says/);
 		expect(errors[1].error).toMatch(/extension "\.html"/);
-		expect(result.output('Errors').map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(result.output(DECK_NODE, 3).map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(sim.ledger.requests.filter((r) => r.path === '/v1/materials').length).toBe(before);
 	});
 
