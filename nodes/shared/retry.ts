@@ -4,8 +4,8 @@
  * - A problem body's `retryable` decides, not the status code (the contract makes it
  *   authoritative). Without a problem body, the status decides.
  * - Waits honour `Retry-After` / `retryAfterMs` (the larger), otherwise exponential backoff with
- *   full jitter; a wait longer than `maxRetryWaitMs` is not taken in-node: the caller fails or
- *   routes with the `resetAt` the server gave.
+ *   full jitter, capped at `maxRetryWaitMs`; a wait the service asks for that is longer than
+ *   `maxRetryWaitMs` is not taken in-node: the caller fails or routes with the `resetAt` it gave.
  * - 500 internal_error is retried once. A 409 already_in_progress is waited out with the same key.
  * - A POST is only ever repeated with its Idempotency-Key, byte-identical.
  */
@@ -69,7 +69,7 @@ export function decideRetry(
 		if (result.method === 'POST' && !result.hasIdempotencyKey) {
 			return { retry: false, why: 'no response, and a POST without an Idempotency-Key is never repeated' };
 		}
-		return { retry: true, waitMs: backoff(attempt, settings, random), why: 'no response' };
+		return { retry: true, waitMs: ownBackoff(attempt, settings, random), why: 'no response' };
 	}
 
 	if (!failure.retryable) return { retry: false, why: `${failure.code} is not retryable` };
@@ -81,21 +81,26 @@ export function decideRetry(
 		return { retry: false, why: `${failure.code} is retried ${budget === 1 ? 'once' : `${budget} times`}` };
 	}
 
-	const waitMs = failure.retryAfterMs ?? backoff(attempt, settings, random);
-	if (waitMs > settings.maxRetryWaitMs) {
+	const asked = failure.retryAfterMs;
+	if (asked !== undefined && asked > settings.maxRetryWaitMs) {
 		return {
 			retry: false,
-			why: `the service asks to wait ${Math.ceil(waitMs / 1000)} s, longer than Max Retry Wait`,
-			waitTooLongMs: waitMs,
+			why: `the service asks to wait ${Math.ceil(asked / 1000)} s, longer than Max Retry Wait`,
+			waitTooLongMs: asked,
 		};
 	}
-	return { retry: true, waitMs, why: failure.code };
+	return { retry: true, waitMs: asked ?? ownBackoff(attempt, settings, random), why: failure.code };
 }
 
 /** Exponential backoff with full jitter (AWS architecture blog): uniform in [0, min(cap, base*2^n)). */
 export function backoff(attempt: number, settings: RetrySettings, random: () => number): number {
 	const ceiling = Math.min(settings.backoffCapMs, settings.backoffBaseMs * 2 ** Math.max(0, attempt - 1));
 	return Math.floor(random() * ceiling);
+}
+
+/** Our own backoff never waits past Max Retry Wait (0 = retry at once, leaving the pacing to n8n). */
+function ownBackoff(attempt: number, settings: RetrySettings, random: () => number): number {
+	return Math.min(backoff(attempt, settings, random), settings.maxRetryWaitMs);
 }
 
 /** A 429 of any shape, or a hint to wait, slows down every request of the credential. */
