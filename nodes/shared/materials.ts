@@ -144,7 +144,8 @@ function looksLikeMarkup(bytes: Uint8Array): boolean {
 		.replace(/^\uFEFF/, '')
 		.trimStart()
 		.toLowerCase();
-	return /^(<!doctype\s+(html|svg)|<html[\s>]|<svg[\s>]|<\?xml[^>]*>\s*(<!--[\s\S]*?-->\s*)*<svg[\s>]|<head[\s>]|<body[\s>]|<script[\s>])/.test(
+	// After an XML declaration, comments and a DOCTYPE (with its internal subset) may precede <svg.
+	return /^(<!doctype\s+(html|svg)|<html[\s>]|<svg[\s>]|<\?xml[^>]*>\s*(<!--[\s\S]*?-->\s*|<!doctype\s[^>[]*(\[[\s\S]*?\]\s*)?>\s*)*<svg[\s>]|<head[\s>]|<body[\s>]|<script[\s>])/.test(
 		head,
 	);
 }

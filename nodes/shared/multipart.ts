@@ -15,7 +15,8 @@ export interface FilePart {
 /** Quotes a filename for Content-Disposition; non-ASCII names also go in `filename*` (RFC 5987). */
 function dispositionFilename(filename: string): string {
 	const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-	const encoded = encodeURIComponent(filename);
+	// RFC 8187 attr-char: encodeURIComponent leaves ' ( ) * as they are; ' is the value's delimiter.
+	const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 	return ascii === filename ? `filename="${ascii}"` : `filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 

@@ -107,21 +107,27 @@ export function requestIdOf(response: ServiceResponse, body?: unknown): string |
 	return fromBody ?? header(response, 'x-request-id');
 }
 
-/** `Retry-After` is seconds (or an HTTP date); `retryAfterMs` is milliseconds. Take the larger. */
+/**
+ * `Retry-After` is whole seconds (or an HTTP date); `retryAfterMs` is the same number in
+ * milliseconds. Where they agree up to the header's rounding, the precise one is used; where
+ * they really differ, the larger.
+ */
 export function retryAfterMsOf(response: ServiceResponse, body: unknown, now = Date.now()): number | undefined {
-	const candidates: number[] = [];
+	let fromHeader: number | undefined;
 	const retryAfter = header(response, 'retry-after');
 	if (retryAfter !== undefined) {
 		const seconds = Number(retryAfter);
-		if (Number.isFinite(seconds)) candidates.push(Math.max(0, seconds * 1000));
+		if (Number.isFinite(seconds)) fromHeader = Math.max(0, seconds * 1000);
 		else {
 			const date = Date.parse(retryAfter);
-			if (!Number.isNaN(date)) candidates.push(Math.max(0, date - now));
+			if (!Number.isNaN(date)) fromHeader = Math.max(0, date - now);
 		}
 	}
-	const fromBody = (body as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
-	if (typeof fromBody === 'number' && Number.isFinite(fromBody)) candidates.push(Math.max(0, fromBody));
-	return candidates.length ? Math.max(...candidates) : undefined;
+	const member = (body as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+	const fromBody = typeof member === 'number' && Number.isFinite(member) ? Math.max(0, member) : undefined;
+	if (fromBody === undefined) return fromHeader;
+	if (fromHeader === undefined || Math.abs(fromHeader - fromBody) < 1000) return fromBody;
+	return Math.max(fromHeader, fromBody);
 }
 
 function fieldName(loc: Array<string | number> | undefined): string {

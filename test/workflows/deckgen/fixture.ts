@@ -69,13 +69,6 @@ export async function runWith(
 	return result;
 }
 
-/** Items that reached each named NoOp after the Deck Generator. */
-export function landed(result: RunResult, ...names: string[]): Record<string, INodeExecutionData[]> {
-	const byName: Record<string, INodeExecutionData[]> = {};
-	for (const name of names) byName[name] = result.runCount(name) ? result.output(name) : [];
-	return byName;
-}
-
 export function jsonOf(items: INodeExecutionData[]): Array<Record<string, unknown>> {
 	return items.map((item) => item.json as Record<string, unknown>);
 }

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { start, type Simulator } from '../../simulator';
-import { brief, continueErrorOutput, DECK_NODE, jsonOf, landed, loadWorkflow, runWith } from './fixture';
+import { brief, continueErrorOutput, DECK_NODE, jsonOf, loadWorkflow, runWith } from './fixture';
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');

@@ -1,0 +1,166 @@
+/**
+ * Idempotency keys (design.md, "Idempotency keys: persistent per execution").
+ */
+import { v5 as uuidv5, validate as uuidValidate, version as uuidVersion } from 'uuid';
+
+import {
+	canonicalJson,
+	IDEMPOTENCY_HEADER,
+	idempotencyKeyFor,
+	sha256Hex,
+	uuidV5,
+	type KeyScope,
+	type KeySlot,
+	type KeyStore,
+} from '../../nodes/shared/idempotency';
+
+const SCOPE: KeyScope = { executionId: '1042', nodeId: '0f6b1c8e-3c1d-4a57-9e4b-1f2d3c4b5a69' };
+const SLOT: KeySlot = { operation: 'deck.create', runIndex: 0, itemIndex: 3 };
+
+const BODY_A = canonicalJson({ title: 'Q3 review', audience: 'board', expected_credits: 120 });
+const BODY_B = canonicalJson({ title: 'Q3 review', audience: 'board', expected_credits: 135 });
+const HASH_A = sha256Hex(BODY_A);
+const HASH_B = sha256Hex(BODY_B);
+
+/** What n8n does with the node context between runs: it is saved as JSON and read back. */
+function persisted(store: KeyStore): KeyStore {
+	return JSON.parse(JSON.stringify(store)) as KeyStore;
+}
+
+describe('canonicalJson', () => {
+	it('gives the same bytes whatever the key order, at every depth', () => {
+		const one = { b: 1, a: { y: [3, { q: 1, p: 2 }], x: 'é' }, c: null };
+		const two = { c: null, a: { x: 'é', y: [3, { p: 2, q: 1 }] }, b: 1 };
+		expect(canonicalJson(one)).toBe(canonicalJson(two));
+		expect(canonicalJson(one)).toBe('{"a":{"x":"é","y":[3,{"p":2,"q":1}]},"b":1,"c":null}');
+	});
+
+	it('keeps array order, which is meaningful', () => {
+		expect(canonicalJson({ material_ids: ['m1', 'm2'] })).not.toBe(canonicalJson({ material_ids: ['m2', 'm1'] }));
+	});
+
+	it('drops undefined members as JSON does, so an absent and an undefined option hash alike', () => {
+		expect(canonicalJson({ title: 'x', notes: undefined })).toBe(canonicalJson({ title: 'x' }));
+		expect(canonicalJson([1, undefined])).toBe('[1,null]');
+	});
+
+	it('serialises values with toJSON (dates) as JSON.stringify does', () => {
+		const at = new Date('2025-03-01T12:00:00Z');
+		expect(canonicalJson({ due: at })).toBe(JSON.stringify({ due: at }));
+		expect(canonicalJson({ due: new Date('2025-03-01T12:00:00Z') })).not.toBe(canonicalJson({ due: new Date('2025-03-02T12:00:00Z') }));
+		const selfish = { b: 2, a: 1, toJSON(): unknown { return this; } };
+		expect(canonicalJson({ x: selfish })).toBe('{"x":{"a":1,"b":2}}');
+	});
+
+	it('is valid JSON that parses back to the same value', () => {
+		const value = { slide_count: 12, confirm_slide_surcharge: false, title: 'Quote "this" \\ and \u2028' };
+		expect(JSON.parse(canonicalJson(value))).toEqual(value);
+	});
+});
+
+describe('uuidV5', () => {
+	const namespaces = ['6ba7b810-9dad-11d1-80b4-00c04fd430c8', '6ba7b811-9dad-11d1-80b4-00c04fd430c8', '1b671a64-40d5-491e-99b0-da01ff1f3341'];
+	const names = ['', 'a', 'deck.create#0#3', '1042\u00000f6b1c8e\u0000deck.create#0#0\u0000abc', 'Überblick — 日本語 🎉', 'x'.repeat(5000)];
+
+	it.each(namespaces.flatMap((ns) => names.map((name) => [ns, name] as const)))('namespace %s, name %#: same as the uuid package', (ns, name) => {
+		expect(uuidV5(name, ns)).toBe(uuidv5(name, ns));
+	});
+
+	it('the default namespace gives valid version-5 UUIDs', () => {
+		const key = uuidV5('hello');
+		expect(uuidValidate(key)).toBe(true);
+		expect(uuidVersion(key)).toBe(5);
+		expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+		expect(uuidV5('hello')).toBe(key);
+		expect(uuidV5('hello!')).not.toBe(key);
+	});
+});
+
+describe('idempotencyKeyFor', () => {
+	it('gives the same slot and the same body the same key, and stores it once', () => {
+		const store: KeyStore = {};
+		const first = idempotencyKeyFor(store, SCOPE, SLOT, HASH_A);
+		const again = idempotencyKeyFor(store, SCOPE, SLOT, HASH_A);
+		expect(again).toBe(first);
+		expect(uuidValidate(first)).toBe(true);
+		expect(uuidVersion(first)).toBe(5);
+		const slots = Object.values(store.deckgenIdempotencyKeys as Record<string, Record<string, string>>);
+		expect(slots).toHaveLength(1);
+		expect(slots[0]).toEqual({ [HASH_A]: first });
+	});
+
+	it('gives a different body in the same slot a new key, and the original body its original key', () => {
+		const store: KeyStore = {};
+		const keyA = idempotencyKeyFor(store, SCOPE, SLOT, HASH_A);
+		const keyB = idempotencyKeyFor(store, SCOPE, SLOT, HASH_B);
+		expect(keyB).not.toBe(keyA);
+		expect(idempotencyKeyFor(store, SCOPE, SLOT, HASH_A)).toBe(keyA);
+		expect(idempotencyKeyFor(store, SCOPE, SLOT, HASH_B)).toBe(keyB);
+	});
+
+	it('derives the same key when the store is lost within the same execution', () => {
+		const key = idempotencyKeyFor({}, SCOPE, SLOT, HASH_A);
+		expect(idempotencyKeyFor({}, SCOPE, SLOT, HASH_A)).toBe(key);
+		expect(idempotencyKeyFor({ deckgenIdempotencyKeys: 'garbage' }, SCOPE, SLOT, HASH_A)).toBe(key);
+	});
+
+	it('gives the stored key to a retry under a new execution id (retry from the executions list)', () => {
+		const store: KeyStore = {};
+		const original = idempotencyKeyFor(store, SCOPE, SLOT, HASH_A);
+		const retryScope: KeyScope = { ...SCOPE, executionId: '1077' };
+		expect(idempotencyKeyFor(persisted(store), retryScope, SLOT, HASH_A)).toBe(original);
+		// Without the store, the new execution would derive another key: the store is what carries it.
+		expect(idempotencyKeyFor({}, retryScope, SLOT, HASH_A)).not.toBe(original);
+	});
+
+	it('keeps every body of a slot across a save and reload of the context', () => {
+		const store: KeyStore = {};
+		const keyA = idempotencyKeyFor(store, SCOPE, SLOT, HASH_A);
+		const keyB = idempotencyKeyFor(store, SCOPE, SLOT, HASH_B);
+		const reloaded = persisted(store);
+		const scope = { ...SCOPE, executionId: 'resumed' };
+		expect(idempotencyKeyFor(reloaded, scope, SLOT, HASH_A)).toBe(keyA);
+		expect(idempotencyKeyFor(reloaded, scope, SLOT, HASH_B)).toBe(keyB);
+	});
+
+	it.each<[string, Partial<KeySlot>, Partial<KeyScope>]>([
+		['another item', { itemIndex: 4 }, {}],
+		['another run', { runIndex: 1 }, {}],
+		['another operation', { operation: 'deck.revise' }, {}],
+		['another node', {}, { nodeId: 'a1b2c3d4-0000-4000-8000-000000000000' }],
+		['another execution (no stored key)', {}, { executionId: '2000' }],
+	])('gives %s a different key for the same body', (_name, slot, scope) => {
+		const base = idempotencyKeyFor({}, SCOPE, SLOT, HASH_A);
+		expect(idempotencyKeyFor({}, { ...SCOPE, ...scope }, { ...SLOT, ...slot }, HASH_A)).not.toBe(base);
+	});
+
+	it('keeps the slots of one store apart', () => {
+		const store: KeyStore = {};
+		const item3 = idempotencyKeyFor(store, SCOPE, SLOT, HASH_A);
+		const item4 = idempotencyKeyFor(store, SCOPE, { ...SLOT, itemIndex: 4 }, HASH_A);
+		expect(item4).not.toBe(item3);
+		expect(idempotencyKeyFor(store, SCOPE, SLOT, HASH_A)).toBe(item3);
+	});
+
+	it('uses an override verbatim, for every body, without touching the store', () => {
+		const store: KeyStore = {};
+		const delivery = 'evt_01HZX3 webhook/delivery#42';
+		expect(idempotencyKeyFor(store, SCOPE, SLOT, HASH_A, delivery)).toBe(delivery);
+		expect(idempotencyKeyFor(store, SCOPE, SLOT, HASH_B, delivery)).toBe(delivery);
+		expect(store).toEqual({});
+	});
+
+	it('ignores an empty override', () => {
+		expect(idempotencyKeyFor({}, SCOPE, SLOT, HASH_A, '')).toBe(idempotencyKeyFor({}, SCOPE, SLOT, HASH_A));
+	});
+
+	it('hashes the exact bytes sent: a body that differs by one byte is another body', () => {
+		expect(sha256Hex(BODY_A)).toBe(sha256Hex(Buffer.from(BODY_A)));
+		expect(sha256Hex(`${BODY_A} `)).not.toBe(HASH_A);
+		expect(HASH_A).toMatch(/^[0-9a-f]{64}$/);
+	});
+
+	it('names the header as the contract does', () => {
+		expect(IDEMPOTENCY_HEADER).toBe('Idempotency-Key');
+	});
+});

@@ -1,0 +1,392 @@
+/**
+ * The poller on virtual time (a fake service answering from a virtual clock, through the real
+ * callService, retry policy and credential gate), then against the real simulator.
+ */
+import { callService, CancelledError, CredentialGate, type Sleep } from '../../nodes/shared/client';
+import { pollDecks, type DeckReport, type DeckSpec, type PollerOptions } from '../../nodes/shared/poller';
+import { parseWordList, statusWords } from '../../nodes/shared/status';
+import type { ServiceResponse, Transport } from '../../nodes/shared/transport';
+import { start, type Simulator } from '../simulator';
+import { undiciTransport } from '../support/undici-transport';
+import { VirtualClock } from './virtual-clock';
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const INTERVAL = 5 * SECOND;
+
+/** A seeded source in [0, 1) so schedules are the same on every run. */
+function seeded(seed = 42): () => number {
+	let s = seed >>> 0;
+	return () => {
+		s = (s + 0x6d2b79f5) >>> 0;
+		let t = s;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+interface FakeDeck {
+	doneAt: number;
+	end: 'completed' | 'failed';
+	/** Returned verbatim instead of the derived word. */
+	word?: string;
+}
+
+type Fault = (taskId: string, at: number) => ServiceResponse | undefined;
+
+/** The status endpoint on virtual time. */
+class FakeService {
+	readonly decks = new Map<string, FakeDeck>();
+	readonly requests: Array<{ taskId: string; at: number; status: number }> = [];
+	faults: Fault[] = [];
+	latencyMs = 0;
+	inFlight = 0;
+	maxInFlight = 0;
+
+	constructor(private readonly clock: VirtualClock) {}
+
+	add(taskId: string, durationMs: number, end: FakeDeck['end'] = 'completed', word?: string): string {
+		this.decks.set(taskId, { doneAt: this.clock.now() + durationMs, end, word });
+		return taskId;
+	}
+
+	readonly transport: Transport = async (request) => {
+		const taskId = decodeURIComponent(request.path.split('/')[3]);
+		const at = this.clock.now();
+		this.inFlight++;
+		this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+		try {
+			if (this.latencyMs) await this.clock.sleep(this.latencyMs);
+			const response = this.answer(taskId, at);
+			this.requests.push({ taskId, at, status: response.status });
+			return response;
+		} finally {
+			this.inFlight--;
+		}
+	};
+
+	private answer(taskId: string, at: number): ServiceResponse {
+		for (const fault of this.faults) {
+			const response = fault(taskId, at);
+			if (response) return response;
+		}
+		const deck = this.decks.get(taskId);
+		if (!deck) return problem(404, { code: 'not_found', detail: `No deck ${taskId}`, retryable: false });
+		const word = deck.word ?? (at >= deck.doneAt ? deck.end : 'generating');
+		return { status: 200, headers: { 'x-request-id': `req_${this.requests.length}` }, text: JSON.stringify({ taskId, status: word }) };
+	}
+
+	requestsOf(taskId: string): number[] {
+		return this.requests.filter((r) => r.taskId === taskId).map((r) => r.at);
+	}
+}
+
+function problem(status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): ServiceResponse {
+	const requestId = `req_${status}_${Math.floor(Math.random() * 1e6)}`;
+	return {
+		status,
+		headers: { 'content-type': 'application/problem+json', 'x-request-id': requestId, ...headers },
+		text: JSON.stringify({ type: 'about:blank', title: String(body.code), requestId, ...body }),
+	};
+}
+
+function setup(options: { maxInFlight?: number } = {}) {
+	const clock = new VirtualClock();
+	const service = new FakeService(clock);
+	const gate = new CredentialGate(clock.now);
+	const random = seeded();
+	const controller = new AbortController();
+	const poller: PollerOptions = {
+		fetchStatus: async (taskId) =>
+			await callService(
+				{ method: 'GET', path: `/v1/decks/${encodeURIComponent(taskId)}/status` },
+				{ transport: service.transport, sleep: clock.sleep, gate, random, signal: controller.signal },
+			),
+		sleep: clock.sleep,
+		now: clock.now,
+		random,
+		gate,
+		signal: controller.signal,
+		maxInFlight: options.maxInFlight,
+	};
+	const wait = async (specs: DeckSpec[], hooks: Parameters<VirtualClock['run']>[1] = []) =>
+		await clock.run(pollDecks(specs, poller), hooks);
+	return { clock, service, gate, controller, wait, startedAt: clock.now() };
+}
+
+const deck = (taskId: string, extra: Partial<DeckSpec> = {}): DeckSpec => ({ taskId, intervalMs: INTERVAL, ...extra });
+
+describe('pollDecks on virtual time', () => {
+	test('one deck: first read within one interval, then exactly every interval, done on the first read after it finished', async () => {
+		const { service, wait, startedAt } = setup();
+		service.add('tsk_a', 12 * MINUTE + 1_234);
+
+		const [report] = await wait([deck('tsk_a')]);
+
+		const times = service.requestsOf('tsk_a');
+		expect(times[0] - startedAt).toBeLessThan(INTERVAL);
+		for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(INTERVAL);
+		const doneAt = startedAt + 12 * MINUTE + 1_234;
+		expect(times.at(-1)!).toBeGreaterThanOrEqual(doneAt);
+		expect(times.at(-2)!).toBeLessThan(doneAt);
+		expect(times.length).toBeLessThanOrEqual(Math.ceil((12 * MINUTE + 1_234) / INTERVAL) + 1);
+		expect(report).toMatchObject({ taskId: 'tsk_a', outcome: 'completed', state: 'succeeded', status: 'completed', polls: times.length });
+		expect(report.body).toEqual({ taskId: 'tsk_a', status: 'completed' });
+		expect(report.requestId).toMatch(/^req_/);
+		expect(report.elapsedMs).toBe(times.at(-1)! - startedAt);
+	});
+
+	test('1,000 decks share one timer and the first reads are spread over the interval, not one burst', async () => {
+		const { clock, service, wait, startedAt } = setup();
+		const specs = Array.from({ length: 1_000 }, (_, i) => deck(service.add(`tsk_${i}`, 2 * MINUTE + i * 60)));
+
+		const reports = await wait(specs);
+
+		expect(reports.every((r) => r.outcome === 'completed')).toBe(true);
+		// One schedule: the loop's own sleep is the only timer (no per-deck timers).
+		expect(clock.maxPendingTimers).toBe(1);
+		const first = service.requests.slice(0, 1_000).map((r) => r.at - startedAt);
+		const perSecond = [0, 0, 0, 0, 0];
+		for (const at of first) perSecond[Math.floor(at / SECOND)]++;
+		// Uniform spread: about 200 per second, never the whole batch at once.
+		for (const count of perSecond) expect(count).toBeGreaterThan(150);
+		for (const count of perSecond) expect(count).toBeLessThan(250);
+		// Every deck: at most ceil(duration / interval) + 1 reads.
+		for (let i = 0; i < 1_000; i++) {
+			expect(reports[i].polls).toBeLessThanOrEqual(Math.ceil((2 * MINUTE + i * 60) / INTERVAL) + 1);
+		}
+		// The whole wait ends within one interval of the longest deck.
+		expect(clock.now() - startedAt).toBeLessThanOrEqual(2 * MINUTE + 999 * 60 + INTERVAL);
+	});
+
+	test('a failed deck goes to failed; status words can be overridden', async () => {
+		const { service, wait } = setup();
+		service.add('tsk_fail', MINUTE, 'failed');
+		service.add('tsk_odd', MINUTE, 'completed', 'archived');
+
+		const words = statusWords({ succeeded: parseWordList('archived, completed') });
+		const [failed, odd] = await wait([deck('tsk_fail'), deck('tsk_odd', { words })]);
+
+		expect(failed).toMatchObject({ outcome: 'failed', state: 'failed', status: 'failed' });
+		expect(odd).toMatchObject({ outcome: 'completed', state: 'succeeded', status: 'archived' });
+		expect(odd.polls).toBe(1);
+	});
+
+	test('an unknown status word keeps polling until the deadline and is reported as it came', async () => {
+		const { service, wait, startedAt, clock } = setup();
+		service.add('tsk_odd', MINUTE, 'completed', 'Awaiting-Review');
+
+		const [report] = await wait([deck('tsk_odd', { maxWaitMs: 2 * MINUTE })]);
+
+		expect(report).toMatchObject({ outcome: 'still_running', state: 'unknown', status: 'Awaiting-Review' });
+		expect(report.polls).toBeGreaterThanOrEqual(24);
+		// It stops as soon as the next read would start after the deadline.
+		expect(clock.now() - startedAt).toBeLessThanOrEqual(2 * MINUTE);
+		expect(report.elapsedMs).toBeGreaterThan(2 * MINUTE - INTERVAL);
+	});
+
+	test('max wait: decks still running are reported with their last status and elapsed time', async () => {
+		const { service, wait } = setup();
+		service.add('tsk_quick', 3 * MINUTE);
+		service.add('tsk_slow', 30 * MINUTE);
+
+		const [quick, slow] = await wait([deck('tsk_quick', { maxWaitMs: 10 * MINUTE }), deck('tsk_slow', { maxWaitMs: 10 * MINUTE })]);
+
+		expect(quick.outcome).toBe('completed');
+		expect(slow).toMatchObject({ outcome: 'still_running', state: 'running', status: 'generating' });
+		expect(slow.elapsedMs).toBeGreaterThan(10 * MINUTE - INTERVAL);
+		expect(slow.elapsedMs).toBeLessThanOrEqual(10 * MINUTE);
+	});
+
+	test('404 fails the deck with the service detail after one request; other decks carry on', async () => {
+		const { service, wait } = setup();
+		service.add('tsk_ok', MINUTE);
+
+		const [missing, ok] = await wait([deck('tsk_missing'), deck('tsk_ok')]);
+
+		expect(missing).toMatchObject({ outcome: 'failed', state: 'unknown', polls: 1, requests: 1 });
+		expect(missing.failure).toMatchObject({ status: 404, code: 'not_found', detail: 'No deck tsk_missing' });
+		expect(missing.requestId).toBe(missing.failure!.requestId);
+		expect(ok.outcome).toBe('completed');
+	});
+
+	test('401 is about the key: every deck fails at once, without a request per deck', async () => {
+		const { service, wait } = setup();
+		service.faults = [() => problem(401, { code: 'unauthorized', detail: 'Key revoked', retryable: false })];
+
+		const reports = await wait(Array.from({ length: 200 }, (_, i) => deck(`tsk_${i}`)));
+
+		expect(reports.every((r) => r.outcome === 'failed' && r.failure?.code === 'unauthorized')).toBe(true);
+		expect(service.requests.length).toBeLessThan(5);
+	});
+
+	test('a 429 pauses every deck of the credential for Retry-After, then polling resumes at the same pace', async () => {
+		const { service, wait, startedAt } = setup();
+		const specs = Array.from({ length: 100 }, (_, i) => deck(service.add(`tsk_${i}`, 2 * MINUTE)));
+		let limitedAt = -1;
+		service.faults = [
+			(_taskId, at) => {
+				if (limitedAt >= 0 || at - startedAt < 30 * SECOND) return undefined;
+				limitedAt = at;
+				return problem(429, { code: 'rate_limited', detail: 'Slow down', retryable: true, retryAfterMs: 8_000 }, { 'retry-after': '8' });
+			},
+		];
+
+		const reports = await wait(specs);
+
+		expect(reports.every((r) => r.outcome === 'completed')).toBe(true);
+		const during = service.requests.filter((r) => r.at > limitedAt && r.at < limitedAt + 8_000);
+		expect(during).toEqual([]);
+		// After the pause: no burst, about 100 decks per 5 s as before.
+		const after = service.requests.filter((r) => r.at >= limitedAt + 8_000 && r.at < limitedAt + 8_000 + SECOND);
+		expect(after.length).toBeLessThanOrEqual(40);
+	});
+
+	test('a retryable 503 is retried by the core policy and the deck still completes', async () => {
+		const { service, wait } = setup();
+		service.add('tsk_a', MINUTE);
+		let failures = 3;
+		service.faults = [
+			() => (failures-- > 0 ? problem(503, { code: 'surface_disabled', detail: 'Off for maintenance', retryable: true }) : undefined),
+		];
+
+		const [report] = await wait([deck('tsk_a')]);
+
+		expect(report.outcome).toBe('completed');
+		expect(report.requests).toBe(report.polls + 3);
+	});
+
+	test('5xx past the retries: the deck stays on the schedule and ends still running with the last failure', async () => {
+		const { service, wait } = setup();
+		service.add('tsk_a', MINUTE);
+		service.faults = [() => problem(500, { code: 'internal_error', detail: 'Boom', retryable: true })];
+
+		const [report] = await wait([deck('tsk_a', { maxWaitMs: MINUTE })]);
+
+		expect(report.outcome).toBe('still_running');
+		expect(report.failure).toMatchObject({ code: 'internal_error', detail: 'Boom' });
+		// internal_error is retried once per read (the core's budget), then the next read is a new try.
+		expect(report.requests).toBe(2 * report.polls);
+		expect(report.polls).toBeGreaterThan(5);
+	});
+
+	test('Check Once: one read per deck, no waiting, routed like a wait', async () => {
+		const { clock, service, wait, startedAt } = setup();
+		service.add('tsk_done', 0);
+		service.add('tsk_failed', 0, 'failed');
+		service.add('tsk_running', MINUTE);
+
+		const reports = await wait(['tsk_done', 'tsk_failed', 'tsk_running', 'tsk_missing'].map((id) => deck(id, { once: true })));
+
+		expect(reports.map((r) => r.outcome)).toEqual(['completed', 'failed', 'still_running', 'failed']);
+		expect(reports.map((r) => r.polls)).toEqual([1, 1, 1, 1]);
+		expect(clock.now()).toBe(startedAt);
+		expect(service.requests).toHaveLength(4);
+	});
+
+	test('the same task id twice is read once and reported twice', async () => {
+		const { service, wait } = setup();
+		service.add('tsk_a', MINUTE);
+
+		const [a, b] = await wait([deck('tsk_a'), deck('tsk_a')]);
+
+		expect(a).toBe(b);
+		expect(service.requestsOf('tsk_a')).toHaveLength(a.polls);
+	});
+
+	test('reads in flight stay within the bound even when answers are slow', async () => {
+		const { service, wait } = setup({ maxInFlight: 8 });
+		service.latencyMs = 2_000;
+		const specs = Array.from({ length: 100 }, (_, i) => deck(service.add(`tsk_${i}`, MINUTE)));
+
+		const reports = await wait(specs);
+
+		expect(reports.every((r) => r.outcome === 'completed')).toBe(true);
+		expect(service.maxInFlight).toBe(8);
+	});
+
+	test('cancelling ends the wait at once, with no read after it', async () => {
+		const { service, wait, controller, startedAt } = setup();
+		const specs = Array.from({ length: 50 }, (_, i) => deck(service.add(`tsk_${i}`, 30 * MINUTE)));
+		const cancelAt = startedAt + 2 * MINUTE + 1_234;
+
+		await expect(wait(specs, [{ at: cancelAt, do: () => controller.abort() }])).rejects.toBeInstanceOf(CancelledError);
+
+		expect(service.requests.length).toBeGreaterThan(1_000);
+		expect(service.requests.every((r) => r.at <= cancelAt)).toBe(true);
+	});
+});
+
+describe('pollDecks against the simulator', () => {
+	let sim: Simulator;
+	const realSleep: Sleep = (ms, signal) =>
+		new Promise((resolve, reject) => {
+			if (signal?.aborted) return reject(new CancelledError());
+			const timer = setTimeout(resolve, ms);
+			signal?.addEventListener('abort', () => {
+				clearTimeout(timer);
+				reject(new CancelledError());
+			}, { once: true });
+		});
+
+	beforeEach(async () => {
+		sim = await start({ seed: 7, clock: { speed: 1 } });
+	});
+	afterEach(async () => {
+		await sim.close();
+	});
+
+	async function waitOn(specs: DeckSpec[], key = sim.keys.personal, signal?: AbortSignal): Promise<DeckReport[]> {
+		const transport = undiciTransport({ baseUrl: sim.url, apiKey: key, signal });
+		const gate = new CredentialGate();
+		try {
+			return await pollDecks(specs, {
+				fetchStatus: async (taskId) =>
+					await callService({ method: 'GET', path: `/v1/decks/${encodeURIComponent(taskId)}/status` }, { transport, sleep: realSleep, gate, signal }),
+				sleep: realSleep,
+				gate,
+				signal,
+			});
+		} finally {
+			await transport.close();
+		}
+	}
+
+	test('completed, failed and not found decks, read every few ms on loopback', async () => {
+		const done = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 150, outcome: 'succeeded' });
+		const failed = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 100, outcome: 'failed' });
+		const others = sim.control.seedDeck({ key: sim.keys.other, durationMs: 50, outcome: 'succeeded' });
+
+		const reports = await waitOn([done, failed, others].map((taskId) => ({ taskId, intervalMs: 10, maxWaitMs: 5_000 })));
+
+		expect(reports.map((r) => r.outcome)).toEqual(['completed', 'failed', 'failed']);
+		expect(reports[0].body).toMatchObject({ taskId: done, status: 'completed', progress: 100 });
+		expect(reports[0].polls).toBeLessThanOrEqual(Math.ceil(150 / 10) + 3);
+		expect(reports[2].failure).toMatchObject({ status: 404, code: 'not_found' });
+		expect(reports[2].failure!.requestId).toBe(reports[2].requestId);
+	});
+
+	test('a route bucket 429 pauses the credential and every deck still completes', async () => {
+		sim.control.setLimits({ routePerMinute: 20, retryAfterMs: 5 });
+		const ids = Array.from({ length: 10 }, () => sim.control.seedDeck({ key: sim.keys.personal, durationMs: 100, outcome: 'succeeded' }));
+
+		const reports = await waitOn(ids.map((taskId) => ({ taskId, intervalMs: 5, maxWaitMs: 10_000 })));
+
+		expect(reports.every((r) => r.outcome === 'completed')).toBe(true);
+		const statusReads = sim.ledger.requests.filter((r) => r.path.endsWith('/status'));
+		expect(statusReads.some((r) => r.status === 429)).toBe(true);
+	});
+
+	test('cancelling stops the wait within one interval', async () => {
+		const id = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 60_000, outcome: 'succeeded' });
+		const controller = new AbortController();
+		setTimeout(() => controller.abort(), 100);
+		const started = Date.now();
+
+		await expect(waitOn([{ taskId: id, intervalMs: 50, maxWaitMs: 60_000 }], sim.keys.personal, controller.signal)).rejects.toBeInstanceOf(
+			CancelledError,
+		);
+		expect(Date.now() - started).toBeLessThan(100 + 50);
+	});
+});
