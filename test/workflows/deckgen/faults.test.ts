@@ -23,13 +23,16 @@ describe('fault plan: 200 Create items', () => {
 				{ method: 'POST', path: '/v1/decks', kind: 'drop-before-commit', probability: 0.04 },
 				{ method: 'POST', path: '/v1/decks', kind: 'status500', probability: 0.06 },
 				{ method: 'POST', path: '/v1/decks', kind: 'status503', probability: 0.06 },
-				{ method: 'POST', path: '/v1/decks', kind: 'status503', probability: 0.03, shape: 'plain' },
+				{ method: 'POST', path: '/v1/decks', kind: 'status503', probability: 0.015, shape: 'plain' },
 				{ method: 'POST', path: '/v1/decks', kind: 'status429', probability: 0.06 },
-				{ method: 'POST', path: '/v1/decks', kind: 'status429', probability: 0.02, shape: 'plain' },
+				{ method: 'POST', path: '/v1/decks', kind: 'status429', probability: 0.01, shape: 'plain' },
 			],
 		});
 	});
 	afterAll(async () => await sim.close());
+
+	// Plain 429s carry only a whole-second Retry-After, so this test takes real seconds.
+	jest.setTimeout(120_000);
 
 	test('every item lands on a defined output and is charged exactly once', async () => {
 		const { key, principalId } = sim.control.createAccount({ balance: 100_000, subscriber: true });

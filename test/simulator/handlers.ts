@@ -1,0 +1,247 @@
+// The API handlers. They run after the pipeline (server.ts) has authenticated the key, checked its scope and
+// rate buckets, validated the body and claimed the Idempotency-Key; each decides and, when it spends, charges.
+import type { KeyRecord, Principal } from './accounts';
+import { parseScopes } from './auth';
+import { iso, startOfNextMonth } from './clock';
+import { deckState, type Deck } from './decks';
+import { checkFile, fileIssue, sha256 } from './materials';
+import type { Part } from './multipart';
+import {
+	accountRefusal,
+	balanceRefusal,
+	capRefusal,
+	confirmSlideSurcharge,
+	subscribeForTranslation,
+	tooManyDecks,
+	upgradeForSlides,
+	type SpendOperation,
+} from './payments';
+import { DEFAULT_SLIDE_COUNT, priceDrift, quoteCreate, quoteRevision, quoteTranslation } from './pricing';
+import { conflict, notFound, problem, validationFailed, type ValidationIssue } from './problem';
+import { json, type Reply } from './reply';
+import type { SimState } from './state';
+
+export interface Call {
+	state: SimState;
+	key: KeyRecord;
+	principal: Principal;
+	params: Record<string, string>;
+	/** Validated JSON body (JSON routes). */
+	body: Record<string, unknown>;
+	/** Multipart parts (materials route). */
+	parts: Part[];
+	idempotencyKey?: string;
+	now: number;
+}
+
+const APP = 'https://app.deckgen.example';
+
+/** Takes the money and writes the ledger; also counts the call against spend velocity. */
+function commitSpend(call: Call, operation: SpendOperation, credits: number, taskId: string): void {
+	const { state, key, principal } = call;
+	principal.balance -= credits;
+	key.monthlySpent += credits;
+	key.orgKeySpent += credits;
+	state.buckets.get(`spend:${key.id}`, state.limits.spendPerHour, 3_600_000, state.limits.retryAfterMs).take();
+	// A 0-credit operation (the included revision) is not a charge.
+	if (credits > 0) {
+		state.ledger.addCharge({
+			chargeId: 'chg_' + state.ids.hex(20),
+			principalId: principal.id,
+			keyId: key.id,
+			operation,
+			credits,
+			taskId,
+			idempotencyKey: call.idempotencyKey ?? '',
+			at: call.now,
+		});
+	}
+}
+
+/** Price drift, then the caps, then the balance: the order in which a spend is refused. */
+function spendGate(call: Call, operation: SpendOperation, credits: number, withLanguages = false): Reply | undefined {
+	const expected = call.body.expected_credits as number;
+	if (expected !== credits) return priceDrift(expected, credits);
+	return capRefusal(call.key, credits, call.now) ?? balanceRefusal(call.principal, operation, credits, withLanguages);
+}
+
+export function getCredits(call: Call): Reply {
+	const { key, principal } = call;
+	const cap = key.monthlyCap ?? key.orgKeyCap;
+	const spent = key.monthlyCap !== undefined ? key.monthlySpent : key.orgKeySpent;
+	return json(200, {
+		credits: principal.balance,
+		wallet: principal.type === 'user' ? 'personal' : 'organisation',
+		principal: { type: principal.type, id: principal.id },
+		subscriber: principal.subscriber,
+		scopes: parseScopes(key.scopes).granted.map((s) => `${s.resource}:${s.action}`),
+		...(cap !== undefined ? { monthlyCreditCap: cap, monthlyCreditsSpent: spent, resetAt: iso(startOfNextMonth(call.now)) } : {}),
+	});
+}
+
+export function createDeck(call: Call): Reply {
+	const { state, principal, body, now } = call;
+	const materialIssues = (body.material_ids as string[] | undefined ?? []).flatMap((id, i): ValidationIssue[] => {
+		const m = state.materials.get(id);
+		// No `input` echo: the id may name another customer's material, and bodies never carry those.
+		return m && m.principalId === principal.id ? [] : [{ type: 'value_error', loc: ['body', 'material_ids', i], msg: 'Value error, no such material' }];
+	});
+	if (materialIssues.length) return validationFailed(materialIssues);
+
+	const refusal = accountRefusal(principal);
+	if (refusal) return refusal;
+	const inProgress = state.decks.inProgress(principal.id, now);
+	if (inProgress >= state.limits.maxConcurrentDecks) return tooManyDecks(inProgress, state.limits.maxConcurrentDecks);
+
+	const slideCount = (body.slide_count as number | undefined) ?? DEFAULT_SLIDE_COUNT;
+	const confirm = body.confirm_slide_surcharge === true;
+	const languages = (body.additional_languages as string[] | undefined) ?? [];
+	const cap = state.limits.freeSlideCap;
+	const quote = quoteCreate(state.prices, slideCount, cap, confirm, languages.length);
+	if (quote.overCap && !principal.subscriber) return upgradeForSlides(slideCount, cap);
+	if (quote.overCap && !confirm) return confirmSlideSurcharge(slideCount, cap, quote.surchargedCredits, quote.surcharge);
+	if (languages.length > 0 && !principal.subscriber) return subscribeForTranslation();
+	const refused = spendGate(call, 'create', quote.credits, languages.length > 0);
+	if (refused) return refused;
+
+	const outputLanguage = (body.output_language as string | undefined) ?? 'en';
+	const deck = state.decks.create(principal.id, call.key.id, now, state.limits.maxVersions, [outputLanguage, ...languages]);
+	commitSpend(call, 'create', quote.credits, deck.taskId);
+	return json(202, {
+		taskId: deck.taskId,
+		status: state.statusWords.queued,
+		creditsCharged: quote.credits,
+		createdAt: iso(now),
+		version: deck.version,
+		max_versions: deck.maxVersions,
+	});
+}
+
+export function getStatus(call: Call): Reply {
+	const { state, principal, now } = call;
+	const deck = state.decks.visible(call.params.taskId, principal.id);
+	if (!deck) return notFound();
+	const s = deckState(deck, now);
+	const words = state.statusWords;
+	return json(200, {
+		taskId: deck.taskId,
+		status: deck.statusOverride ?? words[s.phase],
+		progress: s.progress,
+		version: deck.version,
+		max_versions: deck.maxVersions,
+		languages: deck.languages,
+		createdAt: iso(deck.createdAt),
+		updatedAt: iso(s.updatedAt),
+		...(s.phase === 'succeeded' ? { deckUrl: `${APP}/decks/${deck.taskId}?version=${deck.version}` } : {}),
+		...(s.phase === 'succeeded' && deck.video ? { videoUrl: `${APP}/decks/${deck.taskId}/video?version=${deck.version}` } : {}),
+		...(s.phase === 'failed' ? { error: { code: 'generation_failed', message: 'The deck could not be generated. Start a new deck.' } } : {}),
+	});
+}
+
+/** Whether the deck's state lets a follow-up job start: a failed deck is terminal; a running one is busy. */
+function followUpRefusal(deck: Deck, now: number): Reply | undefined {
+	const phase = deckState(deck, now).phase;
+	if (phase === 'failed') return conflict('terminal_state', 'This deck failed; nothing more can be done with it. Start a new deck.', false);
+	return undefined;
+}
+
+function busyRefusal(deck: Deck, now: number, state: SimState): Reply | undefined {
+	const phase = deckState(deck, now).phase;
+	if (phase === 'queued' || phase === 'running') {
+		const retryAfterMs = state.retryHintMs(5_000);
+		return conflict(
+			'already_in_progress',
+			'This deck is still being generated. Poll its status and try again when it is done.',
+			true,
+			{ retryAfterMs },
+			{ 'retry-after': String(Math.ceil(retryAfterMs / 1000)) },
+		);
+	}
+	return undefined;
+}
+
+export function createRevision(call: Call): Reply {
+	const { state, principal, now } = call;
+	const deck = state.decks.visible(call.params.taskId, principal.id);
+	if (!deck) return notFound();
+	const refusal = accountRefusal(principal) ?? followUpRefusal(deck, now);
+	if (refusal) return refusal;
+	if (deck.version >= deck.maxVersions) {
+		return problem(429, 'rate_limited', {
+			detail: `This deck reached its ceiling of ${deck.maxVersions} versions. Start a new deck; waiting does not help.`,
+			retryable: false,
+			reason: 'version_cap_reached',
+			extra: { version: deck.version, max_versions: deck.maxVersions },
+		});
+	}
+	const busy = busyRefusal(deck, now, state);
+	if (busy) return busy;
+	const credits = quoteRevision(state.prices, deck.revisions);
+	const refused = spendGate(call, 'revision', credits);
+	if (refused) return refused;
+	deck.revisions++;
+	deck.version++;
+	state.decks.startJob(deck, 'revision', now);
+	commitSpend(call, 'revision', credits, deck.taskId);
+	return json(202, { taskId: deck.taskId, version: deck.version, status: state.statusWords.queued, creditsCharged: credits });
+}
+
+export function createTranslation(call: Call): Reply {
+	const { state, principal, now, body } = call;
+	const deck = state.decks.visible(call.params.taskId, principal.id);
+	if (!deck) return notFound();
+	const refusal = accountRefusal(principal) ?? (principal.subscriber ? undefined : subscribeForTranslation()) ?? followUpRefusal(deck, now) ?? busyRefusal(deck, now, state);
+	if (refusal) return refusal;
+	const languages = body.languages as string[];
+	const credits = quoteTranslation(state.prices, languages.length);
+	const refused = spendGate(call, 'translation', credits, true);
+	if (refused) return refused;
+	deck.languages.push(...languages.filter((l) => !deck.languages.includes(l)));
+	state.decks.startJob(deck, 'translation', now);
+	commitSpend(call, 'translation', credits, deck.taskId);
+	return json(202, { taskId: deck.taskId, status: state.statusWords.queued, languages, creditsCharged: credits });
+}
+
+export function createVideo(call: Call): Reply {
+	const { state, principal, now } = call;
+	const deck = state.decks.visible(call.params.taskId, principal.id);
+	if (!deck) return notFound();
+	const refusal = accountRefusal(principal) ?? followUpRefusal(deck, now) ?? busyRefusal(deck, now, state);
+	if (refusal) return refusal;
+	const credits = state.prices.video;
+	const refused = spendGate(call, 'video', credits);
+	if (refused) return refused;
+	deck.video = true;
+	state.decks.startJob(deck, 'video', now);
+	commitSpend(call, 'video', credits, deck.taskId);
+	return json(202, { taskId: deck.taskId, status: state.statusWords.queued, creditsCharged: credits });
+}
+
+export function uploadMaterial(call: Call): Reply {
+	const { state, principal, parts } = call;
+	const issues: ValidationIssue[] = parts
+		.filter((p) => p.name !== 'file')
+		.map((p) => ({ type: 'extra_forbidden', loc: ['body', p.name], msg: 'Extra inputs are not permitted' }));
+	const files = parts.filter((p) => p.name === 'file');
+	if (files.length === 0) issues.push(fileIssue('Field required', 'missing'));
+	else if (files.length > 1) issues.push(fileIssue('Value error, send exactly one file part'));
+	else if (!files[0].filename) issues.push(fileIssue('Value error, the file part needs a filename'));
+	else if (files[0].data.length === 0) issues.push(fileIssue('Value error, the file is empty'));
+	if (issues.length) return validationFailed(issues);
+
+	const file = files[0];
+	const filename = file.filename as string;
+	const verdict = checkFile(filename, file.contentType, file.data);
+	if (!verdict.ok) return verdict.reply;
+	const material = {
+		materialId: 'mat_' + state.ids.hex(20),
+		principalId: principal.id,
+		filename,
+		contentType: verdict.contentType,
+		size: file.data.length,
+		sha256: sha256(file.data),
+	};
+	state.materials.set(material.materialId, material);
+	const { principalId: _owner, ...record } = material;
+	return json(201, record);
+}

@@ -1,0 +1,76 @@
+// The reference Deck Generation Service: a real HTTP server (node:http) implementing every rule of
+// /work/shared/spec/service-interface.md, with our decisions for the contract's gaps. The decision table
+// (wire shapes, prices, scopes, pipeline order) lives in README.md beside this file; read it before relying
+// on a detail.
+//
+// Module map:
+//   server.ts      the request pipeline (order of checks), body reading, drop/latency faults
+//   router.ts      route table: path, verb, scope, capability, body schema, spending flag
+//   handlers.ts    credits, create, status, revisions, translations, video, materials
+//   auth.ts        401 / 403 (not_enrolled, insufficient_scope, unrecognized_scope)
+//   accounts.ts    principals, wallets, keys, monthly counters     demo.ts   the demo keys
+//   pricing.ts     live price table, quotes, 409 price_drift        payments.ts  every 402
+//   idempotency.ts replay / reuse / in-progress store               ratelimit.ts  token buckets (real time)
+//   materials.ts   the six 415 rules   sniff.ts  magic bytes        multipart.ts  form-data parser
+//   decks.ts       decks and jobs on the sim clock                  clock.ts  speed or manual clock
+//   validation.ts  strict bodies, 422 in the framework shape        problem.ts / reply.ts  answer shapes
+//   faults.ts      seeded fault plan    ledger.ts  requests and charges    control.ts  test control surface
+import type { AddressInfo } from 'node:net';
+import { createControl } from './control';
+import { createServer } from './server';
+import { SimState } from './state';
+import type { Simulator, SimulatorOptions } from './types';
+
+export type {
+	AccountPatch,
+	AccountSpec,
+	Capability,
+	Charge,
+	CreatedAccount,
+	DeckSnapshot,
+	DemoKeyName,
+	DemoKeys,
+	FaultKind,
+	FaultRule,
+	Ledger,
+	Limits,
+	PriceTable,
+	RequestRecord,
+	SeedDeckSpec,
+	Simulator,
+	SimulatorControl,
+	SimulatorOptions,
+	StatusWords,
+} from './types';
+export { DEMO_KEY_DESCRIPTIONS } from './demo';
+export { DEFAULT_LIMITS, DEFAULT_STATUS_WORDS } from './state';
+export { DEFAULT_PRICES } from './pricing';
+export { RECOGNIZED_ACTIONS, RECOGNIZED_RESOURCES } from './auth';
+export { PROBLEM_TYPE_BASE } from './problem';
+
+export async function start(opts: SimulatorOptions = {}): Promise<Simulator> {
+	const state = new SimState(opts);
+	const server = createServer(state);
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(opts.port ?? 0, '127.0.0.1', () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	const { port } = server.address() as AddressInfo;
+	let closed: Promise<void> | undefined;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		keys: state.keys,
+		ledger: state.ledger,
+		control: createControl(state),
+		close: () => {
+			closed ??= new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			});
+			return closed;
+		},
+	};
+}
