@@ -1,7 +1,9 @@
 /**
  * 200 Create items under a seeded fault plan: answers lost after the purchase, 500s, 503s and
  * 429s. Every item must end on a defined output and the ledger must show exactly one charge per
- * item. The counts are printed so a run can be compared with the next.
+ * item. The counts are printed so a run can be compared with the next. One item at a time, so
+ * the seeded plan hits the same requests on every run (with concurrency the arrival order, and
+ * so which request draws which fault, would depend on timing).
  */
 import type { INode } from 'n8n-workflow';
 
@@ -21,18 +23,18 @@ describe('fault plan: 200 Create items', () => {
 			faults: [
 				{ method: 'POST', path: '/v1/decks', kind: 'drop-after-commit', probability: 0.08 },
 				{ method: 'POST', path: '/v1/decks', kind: 'drop-before-commit', probability: 0.04 },
-				{ method: 'POST', path: '/v1/decks', kind: 'status500', probability: 0.06 },
+				{ method: 'POST', path: '/v1/decks', kind: 'status500', probability: 0.02 },
 				{ method: 'POST', path: '/v1/decks', kind: 'status503', probability: 0.06 },
-				{ method: 'POST', path: '/v1/decks', kind: 'status503', probability: 0.015, shape: 'plain' },
+				{ method: 'POST', path: '/v1/decks', kind: 'status503', probability: 0.02, shape: 'plain' },
 				{ method: 'POST', path: '/v1/decks', kind: 'status429', probability: 0.06 },
-				{ method: 'POST', path: '/v1/decks', kind: 'status429', probability: 0.01, shape: 'plain' },
 			],
 		});
 	});
 	afterAll(async () => await sim.close());
 
-	// Plain 429s carry only a whole-second Retry-After, so this test takes real seconds.
-	jest.setTimeout(120_000);
+	// The edge's plain 429 (a whole-second Retry-After) is left to the client and conformance
+	// tests: here Max Retry Wait is 50 ms so that backoff stays in milliseconds.
+	jest.setTimeout(60_000);
 
 	test('every item lands on a defined output and is charged exactly once', async () => {
 		const { key, principalId } = sim.control.createAccount({ balance: 100_000, subscriber: true });
@@ -44,7 +46,7 @@ describe('fault plan: 200 Create items', () => {
 			maxTries: 3,
 			waitBetweenTries: 1,
 			parameters: {
-				options: { ...(deck.parameters.options as Record<string, unknown>), maxRetryWaitSeconds: 1, concurrency: 8 },
+				options: { ...(deck.parameters.options as Record<string, unknown>), maxRetryWaitSeconds: 0.05, concurrency: 1 },
 			} as INode['parameters'],
 		});
 		const inputs = Array.from({ length: ITEMS }, (_, i) => brief({ title: `Deck ${i}` }));
