@@ -236,3 +236,27 @@ describe('an unknown cta', () => {
 		expect(jsonOf(split.output('Unknown CTA'))[0]).toMatchObject({ cta: 'gift_card' });
 	});
 });
+
+describe('as an AI tool', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await start({ seed: 13, clock: { manual: true } });
+	});
+	afterAll(async () => await sim.close());
+
+	test('every outcome goes to output 0, where the model reads it, with the outcome in words', async () => {
+		const { DeckGen } = await import('../../../nodes/DeckGen/DeckGen.node');
+		// n8n runs a node used as a tool under the type name `<type>Tool`.
+		const workflow = loadWorkflow('create');
+		const deck = workflow.nodes.find((n) => n.name === DECK_NODE)!;
+		deck.type = 'n8n-nodes-deckgen.deckGenTool';
+		const result = await runWith(sim, workflow, sim.keys.broke, [brief()], {
+			nodeTypes: { 'n8n-nodes-deckgen.deckGenTool': new DeckGen() },
+		});
+		const [first, checkout, clientAction] = result.outputs(DECK_NODE);
+		expect(checkout ?? []).toEqual([]);
+		expect(clientAction ?? []).toEqual([]);
+		expect(first[0].json).toMatchObject({ outcome: 'checkout', cta: 'top_up' });
+		expect(String(first[0].json.message)).toMatch(/Buy credits/);
+	});
+});
