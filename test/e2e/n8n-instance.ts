@@ -1,0 +1,755 @@
+/**
+ * Start a real n8n (installed by ./n8n-install.ts) headless on loopback, with a built community
+ * package loaded the way a user's n8n loads it, and drive it over REST and the CLI.
+ *
+ *   const n8n = await startN8n({ flavor: 'v2', packageDir: '/path/to/built/package' });
+ *   try { ... } finally { await n8n.stop(); }
+ *
+ * How the package gets in (option `install`):
+ * - 'community' (default): exactly what n8n 2.x does for Settings -> Community Nodes -> Install
+ *   (CommunityPackagesService.downloadPackage): `npm pack`, untar into
+ *   <userFolder>/.n8n/nodes/node_modules/<name>, drop dev/peer/optional dependencies from its
+ *   package.json, `npm install` its own dependencies inside it, record it in
+ *   <userFolder>/.n8n/nodes/package.json. The only thing skipped is the registry download and the
+ *   row in n8n's installed_packages table (so Settings -> Community Nodes doesn't list it; loading
+ *   doesn't depend on that row). Node types are `<package name>.<node name>`.
+ * - 'custom': N8N_CUSTOM_EXTENSIONS=<packageDir>/dist, node types `CUSTOM.<node name>`.
+ */
+import { ChildProcess, spawn } from 'child_process';
+import * as fs from 'fs';
+import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
+import { createRequire } from 'module';
+import { ensureN8n, Flavor, N8nInstall } from './n8n-install';
+
+export interface Owner {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+export const DEFAULT_OWNER: Owner = {
+	email: 'owner@deckgen.test',
+	// n8n's password rules: 8-64 chars, a number and an uppercase letter
+	password: 'DeckGen-e2e-Passw0rd',
+	firstName: 'Deck',
+	lastName: 'Owner',
+};
+
+export interface StartN8nOptions {
+	flavor: Flavor;
+	/** default: a free port */
+	port?: number;
+	/** task-runner broker port (n8n default 5679 would clash between instances); default: a free port */
+	brokerPort?: number;
+	/** built package root (package.json + dist/) to load; omit to start plain n8n */
+	packageDir?: string;
+	/** 'community' (default): as a user's n8n installs it; 'custom': N8N_CUSTOM_EXTENSIONS */
+	install?: 'community' | 'custom';
+	/** default: a new temp folder, deleted by stop() */
+	userFolder?: string;
+	/** keep the user folder after stop() (always kept when given by the caller) */
+	keepUserFolder?: boolean;
+	/** extra environment for n8n (wins over the defaults here) */
+	env?: Record<string, string>;
+	owner?: Owner;
+	/** ms to wait for readiness; default 240 000 */
+	startupTimeoutMs?: number;
+	/** echo n8n's output to this process's stderr (dev) */
+	echo?: boolean;
+}
+
+export class RestError extends Error {
+	constructor(
+		public method: string,
+		public url: string,
+		public status: number,
+		public body: unknown,
+	) {
+		super(`${method} ${url} -> HTTP ${status}: ${typeof body === 'string' ? body.slice(0, 500) : JSON.stringify(body)?.slice(0, 500)}`);
+	}
+}
+
+/** Authenticated client for n8n's internal REST API (the one the editor uses). Unwraps `{ data }`. */
+export class RestClient {
+	cookie = '';
+	/** n8n binds the auth cookie to this header (browserId check) */
+	readonly browserId = 'deckgen-e2e-browser';
+
+	constructor(public baseUrl: string) {}
+
+	async request<T = any>(method: string, urlPath: string, body?: unknown, opts: { raw?: boolean; headers?: Record<string, string> } = {}): Promise<T> {
+		const url = `${this.baseUrl}${urlPath}`;
+		const headers: Record<string, string> = { 'browser-id': this.browserId, accept: 'application/json', ...opts.headers };
+		if (this.cookie) headers.cookie = this.cookie;
+		if (body !== undefined) headers['content-type'] = 'application/json';
+		const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+		for (const c of res.headers.getSetCookie?.() ?? []) {
+			const m = /^(n8n-auth)=([^;]*)/.exec(c);
+			if (m) this.cookie = m[2] ? `${m[1]}=${m[2]}` : '';
+		}
+		const text = await res.text();
+		let parsed: unknown = text;
+		try {
+			parsed = text ? JSON.parse(text) : undefined;
+		} catch {
+			/* not JSON */
+		}
+		if (!res.ok) throw new RestError(method, urlPath, res.status, parsed);
+		if (opts.raw) return parsed as T;
+		return (parsed && typeof parsed === 'object' && 'data' in (parsed as object) ? (parsed as { data: unknown }).data : parsed) as T;
+	}
+	get<T = any>(p: string) {
+		return this.request<T>('GET', p);
+	}
+	post<T = any>(p: string, body?: unknown) {
+		return this.request<T>('POST', p, body ?? {});
+	}
+	patch<T = any>(p: string, body?: unknown) {
+		return this.request<T>('PATCH', p, body ?? {});
+	}
+	delete<T = any>(p: string) {
+		return this.request<T>('DELETE', p);
+	}
+}
+
+export interface WorkflowJson {
+	name: string;
+	nodes: Array<Record<string, any>>;
+	connections: Record<string, any>;
+	settings?: Record<string, any>;
+	pinData?: Record<string, any>;
+	[k: string]: unknown;
+}
+
+export interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	status: string;
+	finished: boolean;
+	mode: string;
+	retryOf?: string | null;
+	retrySuccessId?: string | null;
+	startedAt?: string;
+	stoppedAt?: string;
+	[k: string]: unknown;
+}
+
+export interface ExecutionDetail extends ExecutionSummary {
+	/** execution data, un-flattened: { resultData: { runData, error?, lastNodeExecuted } , ... } */
+	data: any;
+	workflowData?: any;
+}
+
+export interface CliResult {
+	exitCode: number | null;
+	signal: NodeJS.Signals | null;
+	ok: boolean;
+	/** the IRun n8n prints (success: the --rawOutput JSON; failure: the JSON it logs) */
+	run?: any;
+	/** error message when the CLI reported one */
+	error?: string;
+	/** the execution row this run created (found via REST), when any */
+	executionId?: string;
+	stdout: string;
+	stderr: string;
+	seconds: number;
+}
+
+export interface WebhookResponse {
+	status: number;
+	headers: Record<string, string>;
+	body: any;
+}
+
+export interface N8nInstance {
+	flavor: Flavor;
+	version: string;
+	install: N8nInstall;
+	baseUrl: string;
+	port: number;
+	brokerPort: number;
+	userFolder: string;
+	owner: Owner;
+	rest: RestClient;
+	/** `<package name>` (community) or `CUSTOM`: prefix of the package's node types */
+	nodeTypePrefix?: string;
+	packageName?: string;
+	pid: number;
+	/** seconds from spawn to REST-ready */
+	startupSeconds: number;
+	/** everything n8n printed (stdout + stderr interleaved), also in <userFolder>/n8n.log */
+	readonly logs: string;
+	/** log lines that look like warnings or errors */
+	warnings(): string[];
+	importWorkflow(json: WorkflowJson, opts?: { via?: 'rest' | 'cli' }): Promise<string>;
+	getWorkflow(id: string): Promise<any>;
+	updateWorkflow(id: string, patch: Partial<WorkflowJson>): Promise<any>;
+	activate(id: string): Promise<void>;
+	deactivate(id: string): Promise<void>;
+	executeViaCli(id: string, opts?: { timeoutMs?: number }): Promise<CliResult>;
+	/** manual run through REST (as the editor's "Execute workflow"); resolves when finished */
+	runManually(id: string, opts?: { timeoutMs?: number; triggerNode?: string }): Promise<ExecutionDetail>;
+	runWebhook(opts: { path: string; method?: string; body?: unknown; query?: Record<string, string>; headers?: Record<string, string>; test?: boolean }): Promise<WebhookResponse>;
+	getExecution(id: string): Promise<ExecutionDetail>;
+	listExecutions(filter?: { workflowId?: string; status?: string[]; limit?: number }): Promise<ExecutionSummary[]>;
+	waitForExecution(id: string, opts?: { timeoutMs?: number }): Promise<ExecutionDetail>;
+	retryExecution(id: string, opts: { loadWorkflow: boolean }): Promise<{ raw: unknown; execution?: ExecutionDetail }>;
+	createCredential(c: { name: string; type: string; data: Record<string, unknown> }): Promise<{ id: string; name: string; type: string }>;
+	/** update the credential with this name and type (PATCH /rest/credentials/:id), or create it */
+	upsertCredential(c: { name: string; type: string; data: Record<string, unknown> }): Promise<{ id: string; name: string; type: string }>;
+	nodeTypes(): Promise<Array<{ name: string; displayName: string; version: number | number[]; [k: string]: unknown }>>;
+	credentialTypes(): Promise<Array<{ name: string; displayName: string; [k: string]: unknown }>>;
+	stop(): Promise<void>;
+}
+
+const live = new Set<{ pid: number; stopped: boolean }>();
+let exitHookInstalled = false;
+function installExitHook() {
+	if (exitHookInstalled) return;
+	exitHookInstalled = true;
+	// Last resort: never leave an n8n behind when the test process dies.
+	process.on('exit', () => {
+		for (const p of live) {
+			if (!p.stopped) killGroup(p.pid, 'SIGKILL');
+		}
+	});
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): boolean {
+	try {
+		process.kill(-pid, signal);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+function groupAlive(pid: number): boolean {
+	try {
+		process.kill(-pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Close the keep-alive connections of Node's built-in fetch (undici's global dispatcher), so a test
+ * runner can exit at once after the last test.
+ */
+export async function closeHttpClients(): Promise<void> {
+	const dispatcher = (globalThis as Record<symbol, { close?: () => Promise<void> } | undefined>)[Symbol.for('undici.globalDispatcher.1')];
+	await dispatcher?.close?.().catch(() => undefined);
+}
+
+export function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const srv = net.createServer();
+		srv.unref();
+		srv.on('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const { port } = srv.address() as net.AddressInfo;
+			srv.close(() => resolve(port));
+		});
+	});
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function runCommand(
+	cmd: string,
+	args: string[],
+	opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (d) => (stdout += d));
+		child.stderr.on('data', (d) => (stderr += d));
+		const timer = opts.timeoutMs
+			? setTimeout(() => {
+					killGroup(child.pid!, 'SIGKILL');
+				}, opts.timeoutMs)
+			: undefined;
+		child.on('error', reject);
+		child.on('close', (code, signal) => {
+			if (timer) clearTimeout(timer);
+			resolve({ code, signal, stdout, stderr });
+		});
+	});
+}
+
+/** npm environment without what an `npm run` parent passes down (e.g. the repo's ignore-scripts / local_prefix). */
+function cleanNpmEnv(): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [k, v] of Object.entries(process.env)) {
+		if (/^npm_(config|package|lifecycle)_/i.test(k) && !/^npm_config_(cache|userconfig|registry|cafile)$/i.test(k)) continue;
+		env[k] = v;
+	}
+	return env;
+}
+
+/**
+ * Install a built package into <userFolder>/.n8n/nodes the way n8n 2.x's
+ * CommunityPackagesService.downloadPackage does (after its `npm pack <name>@<version>` from the registry).
+ */
+export async function installCommunityPackage(packageDir: string, userFolder: string): Promise<{ name: string; version: string; dir: string }> {
+	const pkg = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	fs.mkdirSync(path.join(nodesDir, 'node_modules'), { recursive: true });
+	const env = cleanNpmEnv();
+	// npm pack honours "files" (and .npmignore): exactly what a registry install would get
+	const packed = await runCommand('npm', ['pack', packageDir, '--pack-destination', nodesDir, '--ignore-scripts', '--json', '--loglevel=error'], { cwd: nodesDir, env, timeoutMs: 120_000 });
+	if (packed.code !== 0) throw new Error(`npm pack ${packageDir} failed: ${packed.stderr}`);
+	const jsonStart = packed.stdout.indexOf('[');
+	const tarball = path.join(nodesDir, JSON.parse(packed.stdout.slice(jsonStart))[0].filename);
+	const dest = path.join(nodesDir, 'node_modules', pkg.name);
+	fs.rmSync(dest, { recursive: true, force: true });
+	fs.mkdirSync(dest, { recursive: true });
+	const untar = await runCommand('tar', ['-xzf', tarball, '-C', dest, '--strip-components=1'], { cwd: nodesDir });
+	fs.rmSync(tarball, { force: true });
+	if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
+	const pj = JSON.parse(fs.readFileSync(path.join(dest, 'package.json'), 'utf8'));
+	delete pj.devDependencies;
+	delete pj.peerDependencies;
+	delete pj.optionalDependencies;
+	fs.writeFileSync(path.join(dest, 'package.json'), JSON.stringify(pj, null, 2));
+	if (pj.dependencies && Object.keys(pj.dependencies).length > 0) {
+		// same flags as n8n's own install
+		const inst = await runCommand(
+			'npm',
+			['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+			{ cwd: dest, env, timeoutMs: 300_000 },
+		);
+		if (inst.code !== 0) throw new Error(`npm install in ${dest} failed: ${inst.stderr}`);
+	}
+	const manifest = path.join(nodesDir, 'package.json');
+	let root: { name: string; private: boolean; dependencies: Record<string, string> } = { name: 'installed-nodes', private: true, dependencies: {} };
+	try {
+		root = JSON.parse(fs.readFileSync(manifest, 'utf8'));
+	} catch {
+		/* first package */
+	}
+	root.dependencies = { ...root.dependencies, [pkg.name]: pj.version };
+	fs.writeFileSync(manifest, JSON.stringify(root, null, 2));
+	return { name: pkg.name, version: pj.version, dir: dest };
+}
+
+const WARNING_RE = /\b(warn|warning|error|deprecat|skipping|failed|unrecognized)\b/i;
+
+export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
+	installExitHook();
+	const install = await ensureN8n(opts.flavor);
+	const isV1 = opts.flavor === 'v1';
+	const port = opts.port ?? (await freePort());
+	const brokerPort = opts.brokerPort ?? (await freePort());
+	const ownUserFolder = !opts.userFolder;
+	const userFolder = opts.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), `deckgen-n8n-${opts.flavor}-`));
+	fs.mkdirSync(userFolder, { recursive: true });
+	const owner = opts.owner ?? DEFAULT_OWNER;
+	const baseUrl = `http://127.0.0.1:${port}`;
+
+	let nodeTypePrefix: string | undefined;
+	let packageName: string | undefined;
+	const extraEnv: Record<string, string> = {};
+	if (opts.packageDir) {
+		const mode = opts.install ?? 'community';
+		if (mode === 'community') {
+			const p = await installCommunityPackage(opts.packageDir, userFolder);
+			packageName = p.name;
+			nodeTypePrefix = p.name;
+		} else {
+			extraEnv.N8N_CUSTOM_EXTENSIONS = path.join(opts.packageDir, 'dist');
+			packageName = JSON.parse(fs.readFileSync(path.join(opts.packageDir, 'package.json'), 'utf8')).name;
+			nodeTypePrefix = 'CUSTOM';
+		}
+	}
+
+	const baseEnv: NodeJS.ProcessEnv = { ...process.env };
+	// jest sets NODE_ENV=test, and n8n refuses to load nodes "in tests"
+	delete baseEnv.NODE_ENV;
+	for (const k of Object.keys(baseEnv)) if (/^(JEST_|npm_)/i.test(k)) delete baseEnv[k];
+	const n8nEnv = (overrides: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+		...baseEnv,
+		...install.env,
+		N8N_USER_FOLDER: userFolder,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		// 2.x renamed WEBHOOK_URL (and warns about the old name)
+		...(isV1 ? { WEBHOOK_URL: `${baseUrl}/` } : { N8N_WEBHOOK_URL: `${baseUrl}/` }),
+		N8N_EDITOR_BASE_URL: `${baseUrl}/`,
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		// http on 127.0.0.1: let a browser keep the auth cookie
+		N8N_SECURE_COOKIE: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		// the default today; 2.x warns it will flip to false (which would block installing our package from the UI)
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		// 2.x publishes activated workflows through an outbox polled every 15 s by default
+		N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS: '500',
+		...extraEnv,
+		...opts.env,
+		...overrides,
+	});
+
+	const logFile = path.join(userFolder, 'n8n.log');
+	const logStream = fs.createWriteStream(logFile, { flags: 'a' });
+	let logs = '';
+	const onData = (d: Buffer) => {
+		const s = d.toString();
+		logs += s;
+		logStream.write(s);
+		if (opts.echo) process.stderr.write(s);
+	};
+
+	const started = Date.now();
+	const child: ChildProcess = spawn(install.nodeBin, [install.n8nBin, 'start'], {
+		cwd: userFolder,
+		env: n8nEnv(),
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true, // own process group: stop() kills n8n and its task runners together
+	});
+	const handle = { pid: child.pid!, stopped: false };
+	live.add(handle);
+	child.stdout!.on('data', onData);
+	child.stderr!.on('data', onData);
+	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	const exitPromise = new Promise<void>((resolve) =>
+		child.on('exit', (code, signal) => {
+			exited = { code, signal };
+			resolve();
+		}),
+	);
+
+	let stopping: Promise<void> | undefined;
+	const stop = (): Promise<void> => {
+		if (stopping) return stopping;
+		stopping = (async () => {
+			if (!exited) {
+				killGroup(handle.pid, 'SIGTERM');
+				const deadline = Date.now() + 20_000;
+				while (!exited && Date.now() < deadline) await sleep(100);
+			}
+			// n8n's task runners and anything else in the group
+			if (groupAlive(handle.pid)) {
+				killGroup(handle.pid, 'SIGTERM');
+				await sleep(500);
+				killGroup(handle.pid, 'SIGKILL');
+			}
+			await Promise.race([exitPromise, sleep(5000)]);
+			handle.stopped = true;
+			live.delete(handle);
+			await new Promise<void>((r) => logStream.end(r));
+			if (ownUserFolder && !opts.keepUserFolder) fs.rmSync(userFolder, { recursive: true, force: true });
+		})();
+		return stopping;
+	};
+
+	const rest = new RestClient(baseUrl);
+	const tail = () => logs.split('\n').slice(-60).join('\n');
+
+	try {
+		// readiness: /healthz answers as soon as the port is open; /healthz/readiness once the database is
+		// migrated; "Editor is now accessible" once n8n has finished starting (webhooks, triggers, REST).
+		const timeoutMs = opts.startupTimeoutMs ?? 240_000;
+		const deadline = Date.now() + timeoutMs;
+		let restReadySince = 0;
+		for (;;) {
+			if (exited) throw new Error(`n8n exited during startup (code ${exited.code}, signal ${exited.signal}):\n${tail()}`);
+			if (Date.now() > deadline) throw new Error(`n8n not ready after ${timeoutMs / 1000}s:\n${tail()}`);
+			let restReady = false;
+			try {
+				const h = await fetch(`${baseUrl}/healthz/readiness`);
+				await h.arrayBuffer();
+				if (h.ok || h.status === 404) {
+					const s = await fetch(`${baseUrl}/rest/settings`);
+					await s.arrayBuffer();
+					restReady = s.ok;
+				}
+			} catch {
+				/* not listening yet */
+			}
+			if (restReady) {
+				restReadySince ||= Date.now();
+				// the banner line is info-level: with a quieter N8N_LOG_LEVEL, settle for 10 s of REST answering
+				if (/Editor is now accessible/.test(logs) || Date.now() - restReadySince > 10_000) break;
+			}
+			await sleep(250);
+		}
+	} catch (e) {
+		await stop();
+		throw e;
+	}
+	const startupSeconds = (Date.now() - started) / 1000;
+
+	try {
+		await setupOwnerAndLogin(rest, owner);
+	} catch (e) {
+		await stop();
+		throw new Error(`owner setup/login failed: ${(e as Error).message}\n${tail()}`);
+	}
+
+	const flatted = createRequire(path.join(install.dir, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse(s: string): any };
+
+	const getExecution = async (id: string): Promise<ExecutionDetail> => {
+		const e = await rest.get(`/rest/executions/${id}`);
+		return { ...e, data: typeof e.data === 'string' ? flatted.parse(e.data) : e.data };
+	};
+
+	const listExecutions = async (filter: { workflowId?: string; status?: string[]; limit?: number } = {}): Promise<ExecutionSummary[]> => {
+		const f: Record<string, unknown> = {};
+		if (filter.workflowId) f.workflowId = filter.workflowId;
+		if (filter.status) f.status = filter.status;
+		const q = new URLSearchParams({ filter: JSON.stringify(f), limit: String(filter.limit ?? 100) });
+		const r = await rest.get(`/rest/executions?${q}`);
+		return (r.results ?? r) as ExecutionSummary[];
+	};
+
+	const waitForExecution = async (id: string, o: { timeoutMs?: number } = {}): Promise<ExecutionDetail> => {
+		const deadline = Date.now() + (o.timeoutMs ?? 60_000);
+		for (;;) {
+			try {
+				const e = await getExecution(id);
+				if (!['new', 'running', 'waiting', 'unknown'].includes(e.status) || e.finished) return e;
+			} catch (err) {
+				if (!(err instanceof RestError && err.status === 404)) throw err;
+			}
+			if (Date.now() > deadline) throw new Error(`execution ${id} did not finish in time`);
+			await sleep(250);
+		}
+	};
+
+	const getWorkflow = (id: string) => rest.get(`/rest/workflows/${id}`);
+
+	type Publication = { status: string; liveVersionId: string | null; triggers: Array<{ nodeId: string; status: string; errorMessage?: string }> };
+	const waitForPublication = async (id: string, done: (s: Publication) => boolean, timeoutMs = 90_000): Promise<void> => {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			let s: Publication;
+			try {
+				s = await rest.get(`/rest/workflows/${id}/publication-status`);
+			} catch (e) {
+				if (e instanceof RestError && e.status === 404) return; // publication service off: activation was synchronous
+				throw e;
+			}
+			if (done(s)) return;
+			if (s.status === 'failed' || s.status === 'partial') throw new Error(`publishing workflow ${id} failed: ${JSON.stringify(s.triggers)}`);
+			if (Date.now() > deadline) throw new Error(`workflow ${id} publication still ${JSON.stringify(s)} after ${timeoutMs / 1000}s`);
+			await sleep(250);
+		}
+	};
+
+	const importViaCli = async (json: WorkflowJson): Promise<string> => {
+		const id = (json.id as string | undefined) ?? randomWorkflowId();
+		const file = path.join(userFolder, `import-${id}.json`);
+		fs.writeFileSync(file, JSON.stringify({ active: false, settings: {}, ...json, id }));
+		const r = await runCommand(install.nodeBin, [install.n8nBin, 'import:workflow', `--input=${file}`], {
+			cwd: userFolder,
+			env: n8nEnv({ N8N_RUNNERS_BROKER_PORT: String(await freePort()), N8N_PORT: String(await freePort()) }),
+			timeoutMs: 180_000,
+		});
+		fs.rmSync(file, { force: true });
+		if (r.code !== 0) throw new Error(`n8n import:workflow failed (${r.code}):\n${r.stdout}\n${r.stderr}`);
+		return id;
+	};
+
+	const instance: N8nInstance = {
+		flavor: opts.flavor,
+		version: install.version,
+		install,
+		baseUrl,
+		port,
+		brokerPort,
+		userFolder,
+		owner,
+		rest,
+		nodeTypePrefix,
+		packageName,
+		pid: handle.pid,
+		startupSeconds,
+		get logs() {
+			return logs;
+		},
+		warnings: () => logs.split('\n').filter((l) => WARNING_RE.test(l)),
+
+		async importWorkflow(json, o = {}) {
+			if (o.via === 'cli') return importViaCli(json);
+			const body: Record<string, unknown> = {
+				name: json.name,
+				nodes: json.nodes,
+				connections: json.connections,
+				settings: json.settings ?? {},
+				active: false,
+			};
+			if (json.pinData) body.pinData = json.pinData;
+			const wf = await rest.post('/rest/workflows', body);
+			return String(wf.id);
+		},
+
+		getWorkflow,
+
+		async updateWorkflow(id, patch) {
+			const current = await getWorkflow(id);
+			return rest.patch(`/rest/workflows/${id}`, { ...patch, versionId: current.versionId });
+		},
+
+		async activate(id) {
+			// both versions: POST /rest/workflows/:id/activate { versionId } (1.x also still takes PATCH { active: true })
+			const wf = await getWorkflow(id);
+			await rest.post(`/rest/workflows/${id}/activate`, { versionId: wf.versionId });
+			// 2.x publishes through an outbox (polled every N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS):
+			// triggers and webhooks are live only once the publication status says so; 1.x has no such status
+			await waitForPublication(id, (s) => s.status === 'published' && s.liveVersionId === wf.versionId);
+		},
+
+		async deactivate(id) {
+			await rest.post(`/rest/workflows/${id}/deactivate`, {});
+			await waitForPublication(id, (s) => s.status === 'not_published');
+		},
+
+		async executeViaCli(id, o = {}) {
+			const t = Date.now();
+			const before = new Set((await listExecutions({ workflowId: id })).map((e) => e.id));
+			// the CLI is a second n8n process on the same database: give it its own broker/http ports
+			const r = await runCommand(install.nodeBin, [install.n8nBin, 'execute', `--id=${id}`, '--rawOutput'], {
+				cwd: userFolder,
+				env: n8nEnv({ N8N_RUNNERS_BROKER_PORT: String(await freePort()), N8N_PORT: String(await freePort()) }),
+				timeoutMs: o.timeoutMs ?? 180_000,
+			});
+			const result: CliResult = { exitCode: r.code, signal: r.signal, ok: false, stdout: r.stdout, stderr: r.stderr, seconds: (Date.now() - t) / 1000 };
+			result.run = extractJson(r.stdout);
+			const err = result.run?.data?.resultData?.error;
+			// success = n8n printed the finished run without an error. (The exit status is kept in
+			// exitCode/signal: a CLI that dies by a signal after printing is reported there, not as a failure.)
+			result.ok = Boolean(result.run) && !err && result.run.finished !== false && (r.code === 0 || r.code === null);
+			if (err) result.error = err.message ?? JSON.stringify(err);
+			else if (!result.ok) {
+				const m = /Execution error:[\s\S]*?={10,}\s*\n(.+)/.exec(r.stdout + '\n' + r.stderr);
+				result.error = m?.[1]?.trim() || (r.stderr || r.stdout).trim().split('\n').slice(-5).join('\n');
+			}
+			const after = await listExecutions({ workflowId: id });
+			const created = after.filter((e) => !before.has(e.id)).sort((a, b) => Number(b.id) - Number(a.id));
+			if (created[0]) result.executionId = String(created[0].id);
+			return result;
+		},
+
+		async runManually(id, o = {}) {
+			const wf = await getWorkflow(id);
+			const trigger =
+				o.triggerNode ??
+				(wf.nodes as Array<{ name: string; type: string }>).find((n) => /trigger|webhook/i.test(n.type))?.name ??
+				wf.nodes[0].name;
+			// 1.x: the editor sends the whole workflow; 2.x: the saved workflow + where to start
+			const body = isV1 ? { workflowData: wf, triggerToStartFrom: { name: trigger } } : { triggerToStartFrom: { name: trigger } };
+			const r = await rest.post(`/rest/workflows/${id}/run`, body);
+			if (!r?.executionId) throw new Error(`manual run of ${id} did not start an execution: ${JSON.stringify(r)}`);
+			return waitForExecution(String(r.executionId), { timeoutMs: o.timeoutMs });
+		},
+
+		async runWebhook(o) {
+			const base = o.test ? 'webhook-test' : 'webhook';
+			const q = o.query ? `?${new URLSearchParams(o.query)}` : '';
+			const headers: Record<string, string> = { ...o.headers };
+			let body: string | undefined;
+			if (o.body !== undefined) {
+				body = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+				headers['content-type'] ??= typeof o.body === 'string' ? 'text/plain' : 'application/json';
+			}
+			const res = await fetch(`${baseUrl}/${base}/${o.path.replace(/^\//, '')}${q}`, { method: o.method ?? 'POST', headers, body });
+			const text = await res.text();
+			let parsed: unknown = text;
+			try {
+				parsed = JSON.parse(text);
+			} catch {
+				/* text */
+			}
+			return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body: parsed };
+		},
+
+		getExecution,
+		listExecutions,
+		waitForExecution,
+
+		async retryExecution(id, o) {
+			const before = new Set((await listExecutions({})).map((e) => e.id));
+			const raw = await rest.post(`/rest/executions/${id}/retry`, { loadWorkflow: o.loadWorkflow });
+			// 2.x answers with the new execution; 1.x with a boolean (finished): look the new one up
+			let newId: string | undefined = raw && typeof raw === 'object' && 'id' in (raw as object) ? String((raw as { id: unknown }).id) : undefined;
+			if (!newId) {
+				const fresh = (await listExecutions({})).filter((e) => !before.has(e.id) && String(e.retryOf) === String(id));
+				newId = fresh[0] ? String(fresh[0].id) : undefined;
+			}
+			return { raw, execution: newId ? await waitForExecution(newId) : undefined };
+		},
+
+		async createCredential(c) {
+			const r = await rest.post('/rest/credentials', { name: c.name, type: c.type, data: c.data });
+			return { id: String(r.id), name: r.name, type: r.type };
+		},
+
+		async upsertCredential(c) {
+			const all = await rest.get<Array<{ id: string; name: string; type: string }>>('/rest/credentials');
+			const found = all.find((x) => x.name === c.name && x.type === c.type);
+			if (!found) return instance.createCredential(c);
+			await rest.patch(`/rest/credentials/${found.id}`, { name: c.name, type: c.type, data: c.data });
+			return { id: String(found.id), name: found.name, type: found.type };
+		},
+
+		async nodeTypes() {
+			return rest.get('/types/nodes.json');
+		},
+
+		async credentialTypes() {
+			return rest.get('/types/credentials.json');
+		},
+
+		stop,
+	};
+	return instance;
+}
+
+/** Same payloads on 1.123 and 2.41: POST /rest/owner/setup, then POST /rest/login { emailOrLdapLoginId, password }. */
+async function setupOwnerAndLogin(rest: RestClient, owner: Owner): Promise<void> {
+	try {
+		await rest.post('/rest/owner/setup', { email: owner.email, firstName: owner.firstName, lastName: owner.lastName, password: owner.password });
+	} catch (e) {
+		// a reused user folder already has its owner
+		if (!(e instanceof RestError && e.status === 400)) throw e;
+	}
+	rest.cookie = '';
+	await rest.post('/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+	if (!rest.cookie) throw new Error('login returned no n8n-auth cookie');
+}
+
+function randomWorkflowId(): string {
+	const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+	let s = '';
+	for (let i = 0; i < 16; i++) s += chars[Math.floor(Math.random() * chars.length)];
+	return s;
+}
+
+/** The pretty-printed JSON object n8n's `execute` prints: from a line that is exactly "{" to the matching "}". */
+export function extractJson(out: string): any {
+	const lines = out.split('\n');
+	for (let i = 0; i < lines.length; i++) {
+		if (lines[i].trimEnd() !== '{') continue;
+		for (let j = lines.length - 1; j > i; j--) {
+			if (lines[j].trimEnd() !== '}') continue;
+			try {
+				return JSON.parse(lines.slice(i, j + 1).join('\n'));
+			} catch {
+				/* try a shorter span */
+			}
+		}
+	}
+	return undefined;
+}
