@@ -11,7 +11,7 @@ import type { HttpMethod } from '../../shared/transport';
 import { toNodeApiError } from '../../shared/n8n/errors';
 import type { EmittedItem, ItemError } from '../../shared/n8n/runner';
 import type { NodeService } from '../../shared/n8n/service';
-import type { SpendOptions } from './common';
+import { deckPath, readExpectedCredits, readOptions, readTaskId, type SpendOptions } from './common';
 import { outputIndexFor } from './outputs';
 
 export interface ItemContext {
@@ -79,6 +79,27 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 			...(repricedFrom !== undefined ? { repricedFrom } : {}),
 		},
 		request: request.json,
+	});
+}
+
+/**
+ * A spending call on an existing deck (revise, translate, video): `POST /v1/decks/{taskId}/<suffix>`
+ * with the operation's fields plus `expected_credits`; the answer carries the `taskId` it was for.
+ */
+export async function spendOnDeck(
+	item: ItemContext,
+	operation: string,
+	suffix: string,
+	fields: Record<string, unknown>,
+): Promise<EmittedItem> {
+	const { ctx, itemIndex } = item;
+	const taskId = readTaskId(ctx, itemIndex);
+	return await sendMutation(item, {
+		operation,
+		path: deckPath(taskId, suffix),
+		json: { ...fields, expected_credits: readExpectedCredits(ctx, itemIndex) },
+		options: readOptions(ctx, itemIndex),
+		decorate: (body) => ({ taskId, ...body }),
 	});
 }
 

@@ -1,8 +1,8 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { deckPath, expectedCreditsField, readExpectedCredits, readOptions, readTaskId, spendOptions, taskIdField, optionsCollection } from '../common';
+import { expectedCreditsField, optionsCollection, spendOptions, taskIdField } from '../common';
 import type { Operation } from '../node.type';
-import { sendMutation, type ItemContext } from '../send';
+import { spendOnDeck, type ItemContext } from '../send';
 
 const properties: INodeProperties[] = [
 	taskIdField,
@@ -21,15 +21,7 @@ export const description = updateDisplayOptions(
  * service answers 501, reported as "not available yet" on Client Action, never retried.
  */
 export async function execute(item: ItemContext) {
-	const { ctx, itemIndex } = item;
-	const taskId = readTaskId(ctx, itemIndex);
-	return await sendMutation(item, {
-		operation: 'deck.generateVideo',
-		path: deckPath(taskId, 'video'),
-		json: { expected_credits: readExpectedCredits(ctx, itemIndex) },
-		options: readOptions(ctx, itemIndex),
-		decorate: (body) => ({ taskId, ...body }),
-	});
+	return await spendOnDeck(item, 'deck.generateVideo', 'video', {});
 }
 
 export const generateVideo: Operation = { description, execute, spends: true };

@@ -1,8 +1,8 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { deckPath, expectedCreditsField, readExpectedCredits, readOptions, readTaskId, spendOptions, taskIdField, optionsCollection } from '../common';
+import { expectedCreditsField, optionsCollection, spendOptions, taskIdField } from '../common';
 import type { Operation } from '../node.type';
-import { sendMutation, type ItemContext } from '../send';
+import { spendOnDeck, type ItemContext } from '../send';
 
 const properties: INodeProperties[] = [
 	taskIdField,
@@ -34,16 +34,8 @@ export const description = updateDisplayOptions(
  * `max_versions` the service refuses with version_cap_reached (Client Action: start a new deck).
  */
 export async function execute(item: ItemContext) {
-	const { ctx, itemIndex } = item;
-	const taskId = readTaskId(ctx, itemIndex);
-	const instructions = String(ctx.getNodeParameter('instructions', itemIndex, '')).trim();
-	return await sendMutation(item, {
-		operation: 'deck.revise',
-		path: deckPath(taskId, 'revisions'),
-		json: { instructions, expected_credits: readExpectedCredits(ctx, itemIndex) },
-		options: readOptions(ctx, itemIndex),
-		decorate: (body) => ({ taskId, ...body }),
-	});
+	const instructions = String(item.ctx.getNodeParameter('instructions', item.itemIndex, '')).trim();
+	return await spendOnDeck(item, 'deck.revise', 'revisions', { instructions });
 }
 
 export const revise: Operation = { description, execute, spends: true };

@@ -1,18 +1,8 @@
 import { NodeOperationError, updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import {
-	deckPath,
-	expectedCreditsField,
-	optionsCollection,
-	readExpectedCredits,
-	readList,
-	readOptions,
-	readTaskId,
-	spendOptions,
-	taskIdField,
-} from '../common';
+import { expectedCreditsField, optionsCollection, readList, spendOptions, taskIdField } from '../common';
 import type { Operation } from '../node.type';
-import { sendMutation, type ItemContext } from '../send';
+import { spendOnDeck, type ItemContext } from '../send';
 
 const properties: INodeProperties[] = [
 	taskIdField,
@@ -40,7 +30,6 @@ export const description = updateDisplayOptions(
  */
 export async function execute(item: ItemContext) {
 	const { ctx, itemIndex } = item;
-	const taskId = readTaskId(ctx, itemIndex);
 	const languages = readList(ctx, 'languages', itemIndex);
 	if (!languages?.length) {
 		throw new NodeOperationError(ctx.getNode(), 'Languages is empty', {
@@ -48,13 +37,7 @@ export async function execute(item: ItemContext) {
 			description: 'Set "Languages" to one or more language codes, e.g. de, fr.',
 		});
 	}
-	return await sendMutation(item, {
-		operation: 'deck.translate',
-		path: deckPath(taskId, 'translations'),
-		json: { languages, expected_credits: readExpectedCredits(ctx, itemIndex) },
-		options: readOptions(ctx, itemIndex),
-		decorate: (body) => ({ taskId, ...body }),
-	});
+	return await spendOnDeck(item, 'deck.translate', 'translations', { languages });
 }
 
 export const translate: Operation = { description, execute, spends: true };
