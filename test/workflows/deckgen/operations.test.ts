@@ -156,6 +156,21 @@ describe('Deck Generator operations (workflow runs against the simulator)', () =
 		expect(sim.ledger.requests.filter((r) => r.path === '/v1/materials').length).toBe(before);
 	});
 
+	test('Material → Upload: a 415 from the service is an error naming what disagrees, never retried', async () => {
+		// A zip that is not an Office document passes the local check (any zip may be .docx) but
+		// not the service's, which looks inside.
+		const zip = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(64, 1)]);
+		const before = sim.ledger.requests.filter((r) => r.path === '/v1/materials').length;
+		const result = await runWith(sim, continueErrorOutput(loadWorkflow('upload')), sim.keys.personal, [
+			binaryItem(zip, 'notes.docx', 'application/octet-stream'),
+		]);
+		const [error] = jsonOf(result.output('Errors'));
+		expect(error.error).toMatch(/415 unsupported_media_type/);
+		expect(error.message).toMatch(/Do not resend the same bytes under the same name/);
+		expect(error.details).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+		expect(sim.ledger.requests.filter((r) => r.path === '/v1/materials').length - before).toBe(1);
+	});
+
 	test('Custom Request reaches any /v1 path with the same auth, keys and routing', async () => {
 		const { key } = sim.control.createAccount({ balance: 100, subscriber: true });
 		const result = await runWith(sim, continueErrorOutput(loadWorkflow('custom-request')), key, [
