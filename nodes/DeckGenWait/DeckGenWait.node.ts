@@ -20,7 +20,7 @@ import {
 	type WaitOutcome,
 } from '../shared/poller';
 import type { ServiceFailure } from '../shared/problem';
-import { parseWordList, statusWords } from '../shared/status';
+import { parseWordList, statusWords, type StatusWords } from '../shared/status';
 
 type Mode = 'waitUntilDone' | 'checkOnce';
 
@@ -158,6 +158,21 @@ export class DeckGenWait implements INodeType {
 		const placed: Array<{ output: number; item: INodeExecutionData } | undefined> = new Array(items.length);
 		const waiting: Array<{ index: number; spec: DeckSpec }> = [];
 		let clampedFrom: number | undefined;
+		// Items almost always share their word lists: one map for all of them, not one per item.
+		const wordMaps = new Map<string, StatusWords>();
+		const wordsFor = (options: WaitOptions): StatusWords => {
+			const key = [options.succeededWords, options.failedWords, options.runningWords].join('\u0000');
+			let words = wordMaps.get(key);
+			if (!words) {
+				words = statusWords({
+					succeeded: parseWordList(options.succeededWords),
+					failed: parseWordList(options.failedWords),
+					running: parseWordList(options.runningWords),
+				});
+				wordMaps.set(key, words);
+			}
+			return words;
+		};
 
 		// Every item is checked before any waiting starts: a bad item fails fast, not after an hour.
 		for (let index = 0; index < items.length; index++) {
@@ -169,35 +184,34 @@ export class DeckGenWait implements INodeType {
 					description: `Set Task ID Field to the field that holds the deck's taskId (Deck Generator → Create returns it as "taskId"); dots reach into nested fields, e.g. deck.taskId.`,
 				});
 				if (!this.continueOnFail()) throw error;
-				// n8n's error item: n8n keeps only `error` in its json, and moves it to the error
-				// output when On Error is "continue (using error output)".
+				// The package's error item (as runner.ts): n8n keeps this JSON as it is, and moves it to
+				// the error output when On Error is "continue (using error output)".
 				placed[index] = {
 					output: OUTPUT_OF.failed,
-					item: { json: { error: error.message }, error, pairedItem: { item: index } },
+					item: {
+						json: {
+							error: error.message,
+							message: error.description ?? '',
+							details: { outcome: 'failed', code: 'missing_task_id', field },
+						},
+						pairedItem: { item: index },
+					},
 				};
 				continue;
 			}
 
 			const mode = this.getNodeParameter('mode', index, 'waitUntilDone') as Mode;
 			const options = this.getNodeParameter('options', index, {}) as WaitOptions;
-			let intervalMs = (options.pollIntervalSeconds ?? CONTRACT_POLL_INTERVAL_MS / 1000) * 1000;
-			// Never poll the real service faster than it asks; loopback is tests and benchmarks.
-			if (intervalMs < CONTRACT_POLL_INTERVAL_MS && !loopback) {
-				clampedFrom = intervalMs / 1000;
-				intervalMs = CONTRACT_POLL_INTERVAL_MS;
-			}
+			const interval = pollInterval(options.pollIntervalSeconds, loopback);
+			if (interval.clampedFrom !== undefined && mode === 'waitUntilDone') clampedFrom = interval.clampedFrom;
 			waiting.push({
 				index,
 				spec: {
 					taskId,
-					intervalMs,
+					intervalMs: interval.ms,
 					maxWaitMs: options.maxWaitMinutes !== undefined ? options.maxWaitMinutes * 60_000 : DEFAULT_MAX_WAIT_MS,
 					once: mode === 'checkOnce',
-					words: statusWords({
-						succeeded: parseWordList(options.succeededWords),
-						failed: parseWordList(options.failedWords),
-						running: parseWordList(options.runningWords),
-					}),
+					words: wordsFor(options),
 				},
 			});
 		}
@@ -221,26 +235,38 @@ export class DeckGenWait implements INodeType {
 				},
 			);
 		} catch (error) {
-			console.error('DBG poll threw', Date.now(), (error as Error).name);
 			if (error instanceof CancelledError) throw new NodeOperationError(node, 'The execution was cancelled');
 			throw new NodeOperationError(node, error as Error);
 		}
 
+		const used = new Set<DeckReport>();
 		waiting.forEach(({ index }, n) => {
 			const report = reports[n];
-			placed[index] = { output: OUTPUT_OF[report.outcome], item: itemFor(items[index], index, report) };
+			// Items naming the same deck share a report; each gets its own copy of the body.
+			const body = used.has(report) && report.body ? structuredClone(report.body) : report.body;
+			used.add(report);
+			placed[index] = { output: OUTPUT_OF[report.outcome], item: itemFor(items[index], index, report, body) };
 		});
 		for (const entry of placed) {
 			if (entry) outputs[singleOutput ? 0 : entry.output].push(entry.item);
 		}
 
-		// Items with the same task id share one report: count its requests once.
-		const requests = [...new Set(reports)].reduce((sum, report) => sum + report.requests, 0);
+		const requests = [...used].reduce((sum, report) => sum + report.requests, 0);
 		this.logger.debug(
 			`Deck Generator Wait: ${items.length} items, ${outputs[0].length} completed, ${outputs[1].length} failed, ${outputs[2].length} still running, ${requests} status requests`,
 		);
 		return outputs;
 	}
+}
+
+/**
+ * The interval between two reads of a deck. Below the contract's 5 s only on a loopback base URL
+ * (tests, benchmarks): the real service is never polled faster than it asks.
+ */
+export function pollInterval(seconds: number | undefined, loopback: boolean): { ms: number; clampedFrom?: number } {
+	const ms = (seconds ?? CONTRACT_POLL_INTERVAL_MS / 1000) * 1000;
+	if (ms < CONTRACT_POLL_INTERVAL_MS && !loopback) return { ms: CONTRACT_POLL_INTERVAL_MS, clampedFrom: ms / 1000 };
+	return { ms };
 }
 
 /** The task id at `field`: a top-level key first (it may contain dots), else a dotted path. */
@@ -254,13 +280,18 @@ function taskIdOf(json: IDataObject, field: string): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function itemFor(input: INodeExecutionData, index: number, report: DeckReport): INodeExecutionData {
+function itemFor(
+	input: INodeExecutionData,
+	index: number,
+	report: DeckReport,
+	body: Record<string, unknown> | undefined,
+): INodeExecutionData {
 	const json: IDataObject = {
 		...input.json,
 		taskId: report.taskId,
 		status: report.status ?? null,
 		state: report.state,
-		statusBody: (report.body as IDataObject | undefined) ?? null,
+		statusBody: (body as IDataObject | undefined) ?? null,
 		elapsedSeconds: Math.round(report.elapsedMs / 100) / 10,
 		polls: report.polls,
 		outcome: report.outcome,

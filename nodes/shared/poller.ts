@@ -111,6 +111,14 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 	const start = now();
 
 	const byKey = new Map<string, Deck>();
+	// Word lists are usually one object shared by every deck: number them instead of keying on them.
+	const wordIds = new Map<string, number>();
+	const wordsIdOf = (words: StatusWords) => {
+		const text = `${words.succeeded.join(',')}|${words.failed.join(',')}|${words.running.join(',')}`;
+		let id = wordIds.get(text);
+		if (id === undefined) wordIds.set(text, (id = wordIds.size));
+		return id;
+	};
 	const decks: Deck[] = specs.map((input, index) => {
 		const spec = {
 			taskId: input.taskId,
@@ -120,7 +128,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 			words: input.words ?? DEFAULT_STATUS_WORDS,
 			once: input.once ?? false,
 		};
-		const key = JSON.stringify(spec);
+		const key = `${spec.taskId}\u0000${spec.intervalMs}\u0000${spec.maxWaitMs}\u0000${spec.once}\u0000${wordsIdOf(spec.words)}`;
 		const existing = byKey.get(key);
 		if (existing) return existing;
 		const deck: Deck = {

@@ -367,15 +367,21 @@ describe('pollDecks against the simulator', () => {
 		expect(reports[2].failure!.requestId).toBe(reports[2].requestId);
 	});
 
-	test('a route bucket 429 pauses the credential and every deck still completes', async () => {
-		sim.control.setLimits({ routePerMinute: 20, retryAfterMs: 5 });
+	test('a 429 pauses the credential: no deck is read until the wait passed, and every deck completes', async () => {
+		sim.control.setLimits({ retryAfterMs: 50 });
+		sim.control.setFaults([{ kind: 'status429', method: 'GET', path: /\/status$/, times: 1 }]);
 		const ids = Array.from({ length: 10 }, () => sim.control.seedDeck({ key: sim.keys.personal, durationMs: 100, outcome: 'succeeded' }));
 
 		const reports = await waitOn(ids.map((taskId) => ({ taskId, intervalMs: 5, maxWaitMs: 10_000 })));
 
 		expect(reports.every((r) => r.outcome === 'completed')).toBe(true);
-		const statusReads = sim.ledger.requests.filter((r) => r.path.endsWith('/status'));
-		expect(statusReads.some((r) => r.status === 429)).toBe(true);
+		const reads = sim.ledger.requests.filter((r) => r.path.endsWith('/status'));
+		expect(reads[0].status).toBe(429);
+		// The clock runs at real speed here. Reads started before the 429 came back may still land
+		// (one per deck at most); then nothing for the wait the service asked for.
+		const gap = reads.slice(1).findIndex((r, i) => r.at - reads[i].at >= 50);
+		expect(gap).toBeGreaterThanOrEqual(0);
+		expect(gap).toBeLessThanOrEqual(ids.length);
 	});
 
 	test('cancelling stops the wait within one interval', async () => {
