@@ -47,8 +47,12 @@ export class CredentialGate {
 		}
 	}
 
-	/** Reads any `x-ratelimit-*` pair: an empty bucket pauses until its reset. */
-	observe(response: ServiceResponse): void {
+	/**
+	 * Reads any `x-ratelimit-*` pair: an empty bucket pauses until its reset, at most `maxPauseMs`.
+	 * A 429 is left to its own Retry-After, which says exactly when to come back.
+	 */
+	observe(response: ServiceResponse, maxPauseMs = 60_000): void {
+		if (response.status === 429) return;
 		const remaining = findHeader(response, /^x-ratelimit-remaining/);
 		const reset = findHeader(response, /^x-ratelimit-reset/);
 		if (remaining === undefined || reset === undefined || Number(remaining) > 0) return;
@@ -56,7 +60,7 @@ export class CredentialGate {
 		if (!Number.isFinite(value) || value <= 0) return;
 		// Epoch seconds and "seconds from now" both occur in the wild; tell them apart by size.
 		const waitMs = value > 1e9 ? value * 1000 - this.now() : value * 1000;
-		if (waitMs > 0) this.pauseFor(Math.min(waitMs, 60_000));
+		if (waitMs > 0) this.pauseFor(Math.min(waitMs, maxPauseMs));
 	}
 }
 
@@ -123,7 +127,7 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 		// Anything but "no response" (a cancel, a bug) is not the retry policy's business.
 		if (unexpected !== undefined) throw unexpected;
 		if (response) {
-			options.gate?.observe(response);
+			options.gate?.observe(response, settings.maxRetryWaitMs);
 			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt };
 			failure = parseFailure(response);
 			// Other calls of the credential never wait longer than Max Retry Wait for it either.
