@@ -10,6 +10,7 @@ import {
 
 import { CancelledError } from '../shared/client';
 import { failureDescription, failureMessage } from '../shared/n8n/errors';
+import { errorJson, isToolCall } from '../shared/n8n/runner';
 import { isLoopback, serviceFor } from '../shared/n8n/service';
 import {
 	CONTRACT_POLL_INTERVAL_MS,
@@ -152,7 +153,7 @@ export class DeckGenWait implements INodeType {
 		const service = await serviceFor(this);
 		const loopback = isLoopback(service.baseUrl);
 		// As an AI tool only output 0 reaches the model; `outcome` says what happened.
-		const singleOutput = node.type.endsWith('Tool');
+		const singleOutput = isToolCall(this);
 
 		const outputs: INodeExecutionData[][] = [[], [], []];
 		const placed: Array<{ output: number; item: INodeExecutionData } | undefined> = new Array(items.length);
@@ -189,11 +190,7 @@ export class DeckGenWait implements INodeType {
 				placed[index] = {
 					output: OUTPUT_OF.failed,
 					item: {
-						json: {
-							error: error.message,
-							message: error.description ?? '',
-							details: { outcome: 'failed', code: 'missing_task_id', field },
-						},
+						json: errorJson(error.message, error.description, { outcome: 'failed', code: 'missing_task_id', field }),
 						pairedItem: { item: index },
 					},
 				};

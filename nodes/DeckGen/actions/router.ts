@@ -4,7 +4,7 @@
  */
 import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
-import { runPerItem } from '../../shared/n8n/runner';
+import { isToolCall, runPerItem } from '../../shared/n8n/runner';
 import { serviceFor } from '../../shared/n8n/service';
 import { getCredits } from './account/getCredits.operation';
 import { request } from './custom/request.operation';
@@ -33,11 +33,6 @@ function operationFor(ctx: IExecuteFunctions, resource: string, operation: strin
 		});
 	}
 	return found;
-}
-
-/** As an AI tool (n8n names the tool variant `<type>Tool`), only output 0 reaches the model. */
-export function isToolCall(ctx: IExecuteFunctions): boolean {
-	return ctx.getNode().type.endsWith('Tool');
 }
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

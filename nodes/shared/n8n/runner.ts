@@ -83,18 +83,21 @@ export async function runPerItem(
  * the message, and sends items whose JSON has only `error`, `message` and `details` to the
  * error output; so the facts go under `details`, where they survive either way.
  */
+export function errorJson(message: string, description: string | null | undefined, details: IDataObject): IDataObject {
+	return { error: message, ...(description ? { message: description } : {}), details };
+}
+
 function errorItem(error: Error): INodeExecutionData {
 	const nodeError = error as ItemError;
 	const { itemIndex: _itemIndex, runIndex: _runIndex, ...context } = (nodeError.context ?? {}) as IDataObject;
 	const details: IDataObject = { outcome: 'error', ...context };
 	if (nodeError.purchasedTaskId) details.taskId = nodeError.purchasedTaskId;
-	return {
-		json: {
-			error: error.message,
-			...(nodeError.description ? { message: nodeError.description } : {}),
-			details,
-		},
-	};
+	return { json: errorJson(error.message, nodeError.description, details) };
+}
+
+/** As an AI tool (n8n names the tool variant `<type>Tool`), only output 0 reaches the model. */
+export function isToolCall(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().type.endsWith('Tool');
 }
 
 /**
