@@ -189,7 +189,8 @@ export interface N8nInstance {
 	updateWorkflow(id: string, patch: Partial<WorkflowJson>): Promise<any>;
 	activate(id: string): Promise<void>;
 	deactivate(id: string): Promise<void>;
-	executeViaCli(id: string, opts?: { timeoutMs?: number }): Promise<CliResult>;
+	/** `env` is added to the CLI process's environment only (e.g. N8N_LOG_LEVEL: 'info' when the server runs at debug level, whose log format would wrap the printed JSON) */
+	executeViaCli(id: string, opts?: { timeoutMs?: number; env?: Record<string, string> }): Promise<CliResult>;
 	/** manual run through REST (as the editor's "Execute workflow"); resolves when finished */
 	runManually(id: string, opts?: { timeoutMs?: number; triggerNode?: string }): Promise<ExecutionDetail>;
 	runWebhook(opts: { path: string; method?: string; body?: unknown; query?: Record<string, string>; headers?: Record<string, string>; test?: boolean }): Promise<WebhookResponse>;
@@ -519,7 +520,12 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 		for (;;) {
 			try {
 				const e = await getExecution(id);
-				if (!['new', 'running', 'waiting', 'unknown'].includes(e.status) || e.finished) return e;
+				const done = !['new', 'running', 'waiting', 'unknown'].includes(e.status) || e.finished;
+				// 1.x writes the status row and the execution data separately: a read in between sees a
+				// finished execution with no run data yet. A finished run has data for at least its trigger, or an error.
+				const result = e.data?.resultData;
+				const hasData = Boolean(result && (Object.keys(result.runData ?? {}).length > 0 || result.error));
+				if (done && (hasData || Date.now() > deadline)) return e;
 			} catch (err) {
 				if (!(err instanceof RestError && err.status === 404)) throw err;
 			}
@@ -622,7 +628,7 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 			// the CLI is a second n8n process on the same database: give it its own broker/http ports
 			const r = await runCommand(install.nodeBin, [install.n8nBin, 'execute', `--id=${id}`, '--rawOutput'], {
 				cwd: userFolder,
-				env: n8nEnv({ N8N_RUNNERS_BROKER_PORT: String(await freePort()), N8N_PORT: String(await freePort()) }),
+				env: n8nEnv({ ...o.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()), N8N_PORT: String(await freePort()) }),
 				timeoutMs: o.timeoutMs ?? 180_000,
 			});
 			const result: CliResult = { exitCode: r.code, signal: r.signal, ok: false, stdout: r.stdout, stderr: r.stderr, seconds: (Date.now() - t) / 1000 };
