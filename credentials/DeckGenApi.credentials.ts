@@ -53,11 +53,38 @@ export class DeckGenApi implements ICredentialType {
 		},
 	};
 
+	// GET /v1/credits spends nothing and exercises the key, its principal and the enrolment.
+	// n8n shows only a status word for a refusal; these say what to do about each one.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			url: '/v1/credits',
 			method: 'GET',
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The API key is wrong or revoked. Copy it again, or mint a new key in the account settings (API and MCP).',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The key was refused: the account may not be enrolled yet (access rolls out in waves; no retry helps, contact support if it lasts beyond a day), or the key lacks the credits:read scope, or none of its scopes can be read. Scopes live on the key: a new key fixes them, signing in again does not.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 503,
+					message: 'The service is unavailable right now. Try again later; do not mint a new key for this.',
+				},
+			},
+		],
 	};
 }

@@ -212,8 +212,11 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 				expect(JSON.stringify(answer)).not.toContain(key);
 				refusals[name] = answer.message;
 			}
-			// what a person sees under the credential (n8n shows its own words for the status, see the report)
+			// what a person sees under the credential: our words, not n8n's "Unauthorized" / "Forbidden"
 			r.credentialTestRefusals = refusals;
+			expect(refusals.revoked).toMatch(/wrong or revoked/);
+			expect(refusals.notEnrolled).toMatch(/not be enrolled yet/);
+			expect(refusals.narrow).toMatch(/credits:read/);
 			expect(new Set(sim.ledger.requests.slice(before + 1).map((q) => `${q.method} ${q.path}`))).toEqual(new Set(['GET /v1/credits']));
 			expect(sim.ledger.charges).toHaveLength(0);
 		}),
@@ -430,11 +433,9 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 		}),
 	);
 
-	// KNOWN BUG on n8n 1.x (see the report): n8n 1.123's handleNodeErrorOutput moves an item to the error
-	// output only when its json is exactly { error } or { error, message }; 2.x accepts any subset of
-	// { error, message, details }. Our error item is { error, message, details }, so on 1.x it stays on
-	// Success. `it.failing` keeps the suite green and turns red the day the node is fixed (then drop it).
-	(flavor === 'v1' ? it.failing : it)(
+	// n8n 1.123 moves an item to the error output only when its json is exactly { error } or
+	// { error, message } (2.x also allows details): our error items are { error: {facts}, message }.
+	it(
 		"On Error -> continue (using error output): a 422 item lands on n8n's error output, after our three",
 		timed('errorOutput', async () => {
 			const wfId = await importJson({
@@ -457,7 +458,12 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 			expect({ status: exec.status, error: exec.data.resultData.error?.message }).toEqual({ status: 'success', error: undefined });
 			expect(rd['Create (error output)'][0].data.main).toHaveLength(4);
 			expect(itemsOf(rd, 'Deck bought')).toEqual([]);
-			expect(itemsOf(rd, 'Fix the brief')).toEqual([expect.objectContaining({ error: expect.stringMatching(/slide_count.*422/) })]);
+			expect(itemsOf(rd, 'Fix the brief')).toEqual([
+				expect.objectContaining({
+					error: expect.objectContaining({ message: expect.stringMatching(/slide_count.*422/), code: 'validation_failed' }),
+					message: expect.stringMatching(/Fix these fields: slide_count/),
+				}),
+			]);
 		}),
 	);
 

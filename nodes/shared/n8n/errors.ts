@@ -61,7 +61,7 @@ function remedy(failure: ServiceFailure): string | undefined {
 		case 'surface_disabled':
 			return 'The service is switched off by its operator for now. Retry later.';
 		case 'internal_error':
-			return `The service failed. Report request id ${failure.requestId ?? '(none)'} if it persists.`;
+			return 'The service failed (it was retried once). If it persists, report the request id below.';
 		case 'no_response':
 			return 'Check the Base URL of the credential and the network; a purchase that may have gone through is replayed, not repeated, when the execution is retried.';
 		default:
@@ -91,7 +91,7 @@ export function toNodeApiError(node: INode, failure: ServiceFailure, itemIndex: 
 		httpCode: failure.status ? String(failure.status) : undefined,
 		itemIndex,
 	});
-	// What an error item's `details` carries under continueOnFail (see runner.ts).
+	// What an error item's `error` object carries under continueOnFail (see runner.ts).
 	error.context.code = failure.code;
 	error.context.status = failure.status;
 	error.context.detail = failure.detail;

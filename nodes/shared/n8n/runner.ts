@@ -79,20 +79,21 @@ export async function runPerItem(
 }
 
 /**
- * An item for continueOnFail. n8n replaces the JSON of any item that has `error` set with just
- * the message, and sends items whose JSON has only `error`, `message` and `details` to the
- * error output; so the facts go under `details`, where they survive either way.
+ * The JSON of an item for continueOnFail. n8n replaces the JSON of an item that has `error` set
+ * with just the message, and moves an item to the error output only when its JSON is `{error}`
+ * or `{error, message}` (n8n 1.x; 2.x also allows `details`). So the facts live in `error` as an
+ * object, in the manner of n8n's HTTP Request node, and `message` says what fixes it.
  */
-export function errorJson(message: string, description: string | null | undefined, details: IDataObject): IDataObject {
-	return { error: message, ...(description ? { message: description } : {}), details };
+export function errorJson(message: string, description: string | null | undefined, facts: IDataObject): IDataObject {
+	return { error: { message, ...facts }, ...(description ? { message: description } : {}) };
 }
 
 function errorItem(error: Error): INodeExecutionData {
 	const nodeError = error as ItemError;
 	const { itemIndex: _itemIndex, runIndex: _runIndex, ...context } = (nodeError.context ?? {}) as IDataObject;
-	const details: IDataObject = { outcome: 'error', ...context };
-	if (nodeError.purchasedTaskId) details.taskId = nodeError.purchasedTaskId;
-	return { json: errorJson(error.message, nodeError.description, details) };
+	const facts: IDataObject = { outcome: 'error', ...context };
+	if (nodeError.purchasedTaskId) facts.taskId = nodeError.purchasedTaskId;
+	return { json: errorJson(error.message, nodeError.description, facts) };
 }
 
 /** As an AI tool (n8n names the tool variant `<type>Tool`), only output 0 reaches the model. */

@@ -66,11 +66,11 @@ describe('Deck Generator operations (workflow runs against the simulator)', () =
 			{ taskId: theirs },
 		]);
 		const [error] = jsonOf(result.output('Errors'));
-		expect(error.error).toMatch(/not visible to this credential/);
-		expect(error.details).toMatchObject({ outcome: 'error', code: 'not_found', status: 404 });
+		expect(error.error).toMatchObject({ message: expect.stringMatching(/not visible to this credential/) });
+		expect(error.error).toMatchObject({ outcome: 'error', code: 'not_found', status: 404 });
 		expect(error.message).toMatch(/check the task id/);
 		// n8n merges the input item (our own taskId) into it; the service's answer names nothing.
-		expect(JSON.stringify(error.details)).not.toContain(theirs);
+		expect(JSON.stringify(error.error)).not.toContain(theirs);
 	});
 
 	test('Deck → Revise: the included round is free, the next is bought, the version cap is a client action', async () => {
@@ -150,8 +150,8 @@ describe('Deck Generator operations (workflow runs against the simulator)', () =
 			binaryItem(PDF, 'page.html', 'text/html'),
 		]);
 		const errors = jsonOf(result.output('Errors'));
-		expect(errors[0].error).toMatch(/are a PNG image, not what "\.pdf" says/);
-		expect(errors[1].error).toMatch(/extension "\.html"/);
+		expect(errors[0].error).toMatchObject({ message: expect.stringMatching(/are a PNG image, not what "\.pdf" says/) });
+		expect(errors[1].error).toMatchObject({ message: expect.stringMatching(/extension "\.html"/) });
 		expect(result.output(DECK_NODE, 3).map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(sim.ledger.requests.filter((r) => r.path === '/v1/materials').length).toBe(before);
 	});
@@ -165,9 +165,9 @@ describe('Deck Generator operations (workflow runs against the simulator)', () =
 			binaryItem(zip, 'notes.docx', 'application/octet-stream'),
 		]);
 		const [error] = jsonOf(result.output('Errors'));
-		expect(error.error).toMatch(/415 unsupported_media_type/);
+		expect(error.error).toMatchObject({ message: expect.stringMatching(/415 unsupported_media_type/) });
 		expect(error.message).toMatch(/Do not resend the same bytes under the same name/);
-		expect(error.details).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+		expect(error.error).toMatchObject({ code: 'unsupported_media_type', status: 415 });
 		expect(sim.ledger.requests.filter((r) => r.path === '/v1/materials').length - before).toBe(1);
 	});
 
@@ -183,7 +183,7 @@ describe('Deck Generator operations (workflow runs against the simulator)', () =
 		expect(success[1]).toMatchObject({ outcome: 'success', taskId: expect.any(String) });
 		const posted = sim.ledger.requests.find((r) => r.method === 'POST' && r.path === '/v1/decks' && r.status === 202);
 		expect(posted?.idempotencyKey).toEqual(expect.any(String));
-		expect(jsonOf(result.output('Errors'))[0].error).toMatch(/not a service path/);
+		expect(jsonOf(result.output('Errors'))[0].error).toMatchObject({ message: expect.stringMatching(/not a service path/) });
 	});
 });
 

@@ -158,10 +158,11 @@ describe('Deck Generator outcomes (Create workflow against the simulator)', () =
 		test.each(errorCases)('%s', async (_name, key, fields, message, remedy) => {
 			const result = await runWith(sim, create, key(), [brief(fields)]);
 			const [item] = where(result).Errors;
-			expect(item.error).toMatch(message);
+			const error = item.error as Record<string, unknown>;
+			expect(error.message).toMatch(message);
 			expect(item.message).toMatch(remedy);
-			expect(item.details).toMatchObject({ outcome: 'error' });
-			expect(String(item.error)).not.toMatch(/Authorization failed - please check your credentials|Forbidden - perhaps/);
+			expect(error).toMatchObject({ outcome: 'error', code: expect.any(String), requestId: expect.any(String) });
+			expect(String(error.message)).not.toMatch(/Authorization failed - please check your credentials|Forbidden - perhaps/);
 		});
 
 		test('without continue-on-fail the node fails with a NodeApiError carrying the service detail', async () => {

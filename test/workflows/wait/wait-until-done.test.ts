@@ -149,14 +149,18 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 		expect(result.status).toBe('success');
 		expect(completed.map((item) => [item.pairedItem, item.json.taskId])).toEqual([[{ item: 0 }, taskId]]);
 		expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
-		// The package's error items: message, what to do, and the facts under details.
+		// The package's error items: the facts in `error`, what to do in `message`.
 		expect(failed.map((item) => item.json)).toEqual([
 			{
-				error: 'Item 1 has no task ID in the field "deck.taskId"',
+				error: {
+					message: 'Item 1 has no task ID in the field "deck.taskId"',
+					outcome: 'failed',
+					code: 'missing_task_id',
+					field: 'deck.taskId',
+				},
 				message: expect.stringContaining('Set Task ID Field'),
-				details: { outcome: 'failed', code: 'missing_task_id', field: 'deck.taskId' },
 			},
-			expect.objectContaining({ error: 'Item 2 has no task ID in the field "deck.taskId"' }),
+			expect.objectContaining({ error: expect.objectContaining({ message: 'Item 2 has no task ID in the field "deck.taskId"' }) }),
 		]);
 		expect(statusReads(sim).every((r) => r.path.includes(taskId))).toBe(true);
 	});
