@@ -9,7 +9,7 @@ import { isPriceDrift, livePriceOf, refusalFields, type Outcome } from '../../sh
 import type { RetrySettings } from '../../shared/retry';
 import type { HttpMethod } from '../../shared/transport';
 import { toNodeApiError } from '../../shared/n8n/errors';
-import type { EmittedItem, ItemError } from '../../shared/n8n/runner';
+import type { EmittedItem } from '../../shared/n8n/runner';
 import type { NodeService } from '../../shared/n8n/service';
 import { deckPath, readExpectedCredits, readOptions, readTaskId, type SpendOptions } from './common';
 import { outputIndexFor } from './outputs';
@@ -156,7 +156,7 @@ function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): Emitte
 				description:
 					'The request was accepted but the answer is missing the id needed to continue; the full answer is in the error details. Retrying the execution replays the same request without buying again.',
 				itemIndex,
-			}) as ItemError;
+			});
 			error.context.response = outcome.body as IDataObject;
 			throw error;
 		}

@@ -29,8 +29,6 @@ export interface RunOptions {
 	singleOutput?: boolean;
 }
 
-/** An error that may carry the task id of a deck that was bought before it happened. */
-export type ItemError = NodeError & { purchasedTaskId?: string };
 
 export async function runPerItem(
 	ctx: IExecuteFunctions,
@@ -89,11 +87,9 @@ export function errorJson(message: string, description: string | null | undefine
 }
 
 function errorItem(error: Error): INodeExecutionData {
-	const nodeError = error as ItemError;
+	const nodeError = error as NodeError;
 	const { itemIndex: _itemIndex, runIndex: _runIndex, ...context } = (nodeError.context ?? {}) as IDataObject;
-	const facts: IDataObject = { outcome: 'error', ...context };
-	if (nodeError.purchasedTaskId) facts.taskId = nodeError.purchasedTaskId;
-	return { json: errorJson(error.message, nodeError.description, facts) };
+	return { json: errorJson(error.message, nodeError.description, { outcome: 'error', ...context }) };
 }
 
 /** As an AI tool (n8n names the tool variant `<type>Tool`), only output 0 reaches the model. */
@@ -117,8 +113,6 @@ function withPurchases(
 				.map((result, index) => ({ index, taskId: result?.json.taskId }))
 				.filter((entry): entry is { index: number; taskId: string } => typeof entry.taskId === 'string')
 		: [];
-	const own = (error as ItemError).purchasedTaskId;
-	if (own) bought.push({ index: itemIndex, taskId: own });
 	const nodeError =
 		error instanceof CancelledError
 			? new NodeOperationError(ctx.getNode(), 'The execution was cancelled', { itemIndex })
