@@ -21,6 +21,7 @@ import {
 	type WaitOutcome,
 } from '../shared/poller';
 import type { ServiceFailure } from '../shared/problem';
+import { deckPath } from '../shared/transport';
 import { parseWordList, statusWords, type StatusWords } from '../shared/status';
 
 type Mode = 'waitUntilDone' | 'checkOnce';
@@ -225,7 +226,7 @@ export class DeckGenWait implements INodeType {
 				waiting.map((entry) => entry.spec),
 				{
 					fetchStatus: async (taskId) =>
-						await service.call({ method: 'GET', path: `/v1/decks/${encodeURIComponent(taskId)}/status` }),
+						await service.call({ method: 'GET', path: deckPath(taskId, 'status') }),
 					sleep: service.sleep,
 					signal: service.signal,
 					gate: service.gate,

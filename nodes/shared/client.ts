@@ -3,7 +3,8 @@
  * every wait taken through the injected sleep and every request passing the credential's gate
  * (a 429 anywhere pauses every request of that credential).
  */
-import { classify, type Outcome } from './outcome';
+import { IDEMPOTENCY_HEADER } from './idempotency';
+import { classify, classifyFailure, type Outcome } from './outcome';
 import { isSuccess, parseFailure, type ServiceFailure } from './problem';
 import { decideRetry, DEFAULT_RETRY_SETTINGS, isRateLimit, type RetrySettings } from './retry';
 import { TransportError, type ServiceRequest, type ServiceResponse, type Transport } from './transport';
@@ -106,7 +107,9 @@ export interface CallResult {
 export async function callService(request: ServiceRequest, options: CallOptions): Promise<CallResult> {
 	const settings = { ...DEFAULT_RETRY_SETTINGS, ...options.settings };
 	const random = options.random ?? Math.random;
-	const hasIdempotencyKey = Boolean(request.headers?.['Idempotency-Key']);
+	const hasIdempotencyKey = Object.entries(request.headers ?? {}).some(
+		([name, value]) => name.toLowerCase() === IDEMPOTENCY_HEADER.toLowerCase() && value !== '',
+	);
 	// Per-code retry budgets (500: once) count retries of that code, not every earlier attempt.
 	const retriesByCode = new Map<string, number>();
 
@@ -149,7 +152,7 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 		if (!decision.retry) {
 			if (!response) return { outcome: noResponseOutcome(networkError!, attempt), attempts: attempt, networkError };
 			return {
-				outcome: classify(response),
+				outcome: classifyFailure(failure!),
 				response,
 				attempts: attempt,
 				waitTooLongMs: decision.waitTooLongMs,

@@ -26,6 +26,11 @@ export interface ServiceResponse {
 
 export type Transport = (request: ServiceRequest) => Promise<ServiceResponse>;
 
+/** The path of a deck's sub-resource (`status`, `revisions`, ...), the task id made safe for a path. */
+export function deckPath(taskId: string, suffix: string): string {
+	return `/v1/decks/${encodeURIComponent(taskId)}/${suffix}`;
+}
+
 /** No response arrived: connection refused, reset or dropped, DNS, timeout. */
 export class TransportError extends Error {
 	constructor(

@@ -224,6 +224,18 @@ describe('callService: retries', () => {
 		expect(result.outcome.failure.detail).toContain('socket hang up');
 	});
 
+	it('recognises the Idempotency-Key header whatever its case, and an empty one as no key', async () => {
+		const lower: ServiceRequest = { method: 'POST', path: '/v1/decks', headers: { 'idempotency-key': 'k-1' }, body: '{}' };
+		const first = scripted([new TransportError('socket hang up', 'ECONNRESET'), CREATED]);
+		expect((await callService(lower, options(first.transport, new VirtualTime()))).outcome.route).toBe('success');
+		expect(first.requests).toHaveLength(2);
+
+		const empty: ServiceRequest = { method: 'POST', path: '/v1/decks', headers: { 'Idempotency-Key': '' }, body: '{}' };
+		const second = scripted([new TransportError('socket hang up', 'ECONNRESET'), CREATED]);
+		expect((await callService(empty, options(second.transport, new VirtualTime()))).outcome.route).toBe('error');
+		expect(second.requests).toHaveLength(1);
+	});
+
 	it('reports the attempts of a connection that never answers', async () => {
 		const drops = Array.from({ length: 4 }, () => new TransportError('timeout', 'ETIMEDOUT'));
 		const { transport, requests } = scripted(drops);

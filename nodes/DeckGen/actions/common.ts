@@ -149,8 +149,3 @@ export function readExpectedCredits(ctx: IExecuteFunctions, itemIndex: number): 
 	}
 	return credits;
 }
-
-/** The path of a deck's sub-resource, with the task id made safe for a URL path. */
-export function deckPath(taskId: string, suffix: string): string {
-	return `/v1/decks/${encodeURIComponent(taskId)}/${suffix}`;
-}

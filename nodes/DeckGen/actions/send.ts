@@ -7,11 +7,11 @@ import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject
 import { canonicalJson, IDEMPOTENCY_HEADER, idempotencyKeyFor, sha256Hex, type KeyStore } from '../../shared/idempotency';
 import { isPriceDrift, livePriceOf, refusalFields, type Outcome } from '../../shared/outcome';
 import type { RetrySettings } from '../../shared/retry';
-import type { HttpMethod } from '../../shared/transport';
+import { deckPath, type HttpMethod } from '../../shared/transport';
 import { toNodeApiError } from '../../shared/n8n/errors';
 import type { EmittedItem } from '../../shared/n8n/runner';
 import type { NodeService } from '../../shared/n8n/service';
-import { deckPath, readExpectedCredits, readOptions, readTaskId, type SpendOptions } from './common';
+import { readExpectedCredits, readOptions, readTaskId, type SpendOptions } from './common';
 import { outputIndexFor } from './outputs';
 
 export interface ItemContext {

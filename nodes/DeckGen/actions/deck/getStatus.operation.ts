@@ -1,7 +1,8 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { withState } from '../../../shared/status';
-import { callOptions, deckPath, readOptions, readTaskId, taskIdField, optionsCollection } from '../common';
+import { deckPath } from '../../../shared/transport';
+import { callOptions, readOptions, readTaskId, taskIdField, optionsCollection } from '../common';
 import type { Operation } from '../node.type';
 import { sendRead, type ItemContext } from '../send';
 
