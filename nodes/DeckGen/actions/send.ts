@@ -5,7 +5,7 @@
 import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
 import { canonicalJson, IDEMPOTENCY_HEADER, idempotencyKeyFor, sha256Hex, type KeyStore } from '../../shared/idempotency';
-import { isPriceDrift, livePriceOf, refusalFields, type Outcome } from '../../shared/outcome';
+import { livePriceOf, refusalFields, type Outcome } from '../../shared/outcome';
 import type { RetrySettings } from '../../shared/retry';
 import { deckPath, type HttpMethod } from '../../shared/transport';
 import { toNodeApiError } from '../../shared/n8n/errors';
@@ -61,7 +61,7 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 	let key = first.key;
 
 	const ceiling = request.options.maxCredits;
-	if (request.json && outcome.route !== 'success' && 'failure' in outcome && isPriceDrift(outcome.failure)) {
+	if (request.json && outcome.outcome === 'price_drift') {
 		const live = livePriceOf(outcome.failure);
 		if (ceiling !== undefined && live !== undefined && live <= ceiling) {
 			repricedFrom = request.json.expected_credits as number;
