@@ -1,9 +1,11 @@
 /**
  * Fields and parameter readers shared by several operations: the task id, the price, the
- * spending options, and list values that may come as an array from an expression or as text.
+ * spending options, typed values from expressions, and list values that may come as an array
+ * from an expression or as text.
  */
 import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
+import { NOT_GIVEN, toBoolean, toWholeNumber, type Coerced } from '../../shared/coerce';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from '../../shared/retry';
 
 export const taskIdField: INodeProperties = {
@@ -24,6 +26,22 @@ export const expectedCreditsField: INodeProperties = {
 	required: true,
 	description:
 		'The price you agreed to, in credits. The service refuses (and charges nothing) when the live price differs; see Max Credits.',
+};
+
+const maxCredits: INodeProperties = {
+	displayName: 'Max Credits',
+	name: 'maxCredits',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 0 },
+	default: 0,
+	description:
+		'Ceiling for a changed price. When the service reports a different live price at or below this number, the node re-sends once with it; above it, the item goes to Client Action. 0 means never re-send.',
+};
+
+/** Next to Expected Credits on every spending operation, with how to buy at the live price. */
+export const maxCreditsField: INodeProperties = {
+	...maxCredits,
+	hint: 'To buy at whatever the live price is, up to X: set Expected Credits to 0 and Max Credits to X. The first answer is a free price_drift refusal carrying the live price; the node then re-sends once with it.',
 };
 
 export interface SpendOptions {
@@ -55,49 +73,134 @@ export const callOptions: INodeProperties[] = [
 	},
 ];
 
-/** Options of calls that spend credits. */
+export const idempotencyKeyOption: INodeProperties = {
+	displayName: 'Idempotency Key',
+	name: 'idempotencyKey',
+	type: 'string',
+	default: '',
+	description:
+		'Leave empty: the node keeps one key per item across retries of the execution. Set it (e.g. to a webhook delivery ID) so that the same delivery never buys twice, even across executions.',
+};
+
+/**
+ * Options of the spending operations, whose Max Credits sits next to Expected Credits. Workflows
+ * saved before kept it here: n8n drops a saved option its node no longer declares, so it stays
+ * declared, hidden (never offered, never shown), and Max Credits on the form wins over it.
+ */
 export const spendOptions: INodeProperties[] = [
 	...callOptions,
-	{
-		displayName: 'Idempotency Key',
-		name: 'idempotencyKey',
-		type: 'string',
-		default: '',
-		description:
-			'Leave empty: the node keeps one key per item across retries of the execution. Set it (e.g. to a webhook delivery ID) so that the same delivery never buys twice, even across executions.',
-	},
-	{
-		displayName: 'Max Credits',
-		name: 'maxCredits',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 0 },
-		default: 0,
-		description:
-			'Ceiling for a changed price. When the service reports a different live price at or below this number, the node re-sends once with it; above it, the item goes to Client Action. 0 means never re-send.',
-	},
+	idempotencyKeyOption,
+	{ displayName: 'Max Credits (Saved Before 0.2)', name: 'maxCredits', type: 'hidden', default: 0 },
 ];
 
-/** The operation's "Options" collection. */
+/** Custom Request has no Expected Credits field (the body carries it), so Max Credits is an option. */
+export const customRequestOptions: INodeProperties[] = [
+	...callOptions,
+	idempotencyKeyOption,
+	maxCredits,
+];
+
+/** The operation's "Options" collection, its options in alphabetical order as n8n lists them. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
-	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add option', default: {}, options };
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
 }
 
 export function readOptions(ctx: IExecuteFunctions, itemIndex: number): SpendOptions {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as {
-		maxCredits?: number;
 		idempotencyKey?: string;
 		maxRetryWaitSeconds?: number;
 		concurrency?: number;
 	};
 	const idempotencyKey = typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : '';
 	return {
-		maxCredits: options.maxCredits && options.maxCredits > 0 ? options.maxCredits : undefined,
+		maxCredits: readMaxCredits(ctx, itemIndex),
 		idempotencyKey: idempotencyKey || undefined,
 		retry: {
 			maxRetryWaitMs: (options.maxRetryWaitSeconds ?? DEFAULT_RETRY_SETTINGS.maxRetryWaitMs / 1000) * 1000,
 		},
 		concurrency: options.concurrency ?? 4,
 	};
+}
+
+/** A field whose type the contract states, as the form names it and how to fix it. */
+export interface TypedField {
+	/** The parameter, dotted inside a collection (e.g. `additionalFields.slideCount`). */
+	parameter: string;
+	/** The form label, which the error names. */
+	label: string;
+	/** What to set instead. */
+	fix: string;
+}
+
+function refuse(ctx: IExecuteFunctions, itemIndex: number, field: Omit<TypedField, 'parameter'>, expected: string, got: string): never {
+	throw new NodeOperationError(ctx.getNode(), `${field.label} must be ${expected}, got ${got}`, {
+		itemIndex,
+		description: `${field.fix} An expression may return it as text ("14", "true"). Nothing was sent.`,
+	});
+}
+
+function typed<T>(ctx: IExecuteFunctions, itemIndex: number, field: Omit<TypedField, 'parameter'>, expected: string, coerced: Coerced<T>) {
+	if (!coerced.ok) refuse(ctx, itemIndex, field, expected, coerced.got);
+	return coerced.value === NOT_GIVEN ? undefined : coerced.value;
+}
+
+/** A whole number at or above `min`, from a number or numeric text; undefined when empty. */
+export function readWholeNumber(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: TypedField,
+	min = 0,
+): number | undefined {
+	const value = ctx.getNodeParameter(field.parameter, itemIndex, null) as unknown;
+	return wholeNumberOf(ctx, itemIndex, field, value, min);
+}
+
+/** `value` (read by the caller, e.g. from a JSON body) as a whole number at or above `min`. */
+export function wholeNumberOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: Omit<TypedField, 'parameter'>,
+	value: unknown,
+	min = 0,
+): number | undefined {
+	return typed(ctx, itemIndex, field, `a whole number of ${min} or more`, toWholeNumber(value, min));
+}
+
+/** A boolean, from true/false or the text "true"/"false"; undefined when empty. */
+export function readBoolean(ctx: IExecuteFunctions, itemIndex: number, field: TypedField): boolean | undefined {
+	const value = ctx.getNodeParameter(field.parameter, itemIndex, null) as unknown;
+	return typed(ctx, itemIndex, field, 'true or false', toBoolean(value));
+}
+
+const EXPECTED_CREDITS: TypedField = {
+	parameter: 'expectedCredits',
+	label: 'Expected Credits',
+	fix: 'Set "Expected Credits" to the price you agreed to, a whole number of credits (0 or more).',
+};
+
+export function readExpectedCredits(ctx: IExecuteFunctions, itemIndex: number): number {
+	const credits = readWholeNumber(ctx, itemIndex, EXPECTED_CREDITS);
+	if (credits === undefined) refuse(ctx, itemIndex, EXPECTED_CREDITS, 'a whole number of 0 or more', 'nothing');
+	return credits;
+}
+
+/**
+ * The price ceiling: Max Credits next to Expected Credits, else (workflows saved before it moved
+ * there, and Custom Request) Options → Max Credits. 0 or empty: never re-send.
+ */
+export function readMaxCredits(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
+	const fix = 'Set "Max Credits" to the most you accept to pay after a price change, a whole number of credits (0: never re-send).';
+	const onForm = readWholeNumber(ctx, itemIndex, { parameter: 'maxCredits', label: 'Max Credits', fix });
+	if (onForm) return onForm;
+	const saved = readWholeNumber(ctx, itemIndex, { parameter: 'options.maxCredits', label: 'Max Credits', fix });
+	return saved || undefined;
 }
 
 /** A list parameter: an array from an expression, a JSON array, or comma/newline separated text. */
@@ -138,14 +241,3 @@ export function readTaskId(ctx: IExecuteFunctions, itemIndex: number): string {
 	return taskId;
 }
 
-export function readExpectedCredits(ctx: IExecuteFunctions, itemIndex: number): number {
-	const value = ctx.getNodeParameter('expectedCredits', itemIndex) as unknown;
-	const credits = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof credits !== 'number' || !Number.isInteger(credits) || credits < 0) {
-		throw new NodeOperationError(ctx.getNode(), `Expected Credits must be a whole number of credits, got "${String(value)}"`, {
-			itemIndex,
-			description: 'Set "Expected Credits" to the price you agreed to (a whole number, 0 or more).',
-		});
-	}
-	return credits;
-}

@@ -1,6 +1,6 @@
 import { NodeOperationError, updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection, readOptions, spendOptions } from '../common';
+import { customRequestOptions, optionsCollection, readOptions, wholeNumberOf } from '../common';
 import type { Operation } from '../node.type';
 import { sendMutation, sendRead, type ItemContext } from '../send';
 
@@ -34,7 +34,7 @@ const properties: INodeProperties[] = [
 		description:
 			'JSON body. Include expected_credits for a spending call; the Idempotency-Key header is added for you.',
 	},
-	optionsCollection(spendOptions),
+	optionsCollection(customRequestOptions),
 ];
 
 export const description = updateDisplayOptions(
@@ -56,6 +56,11 @@ function readPath(item: ItemContext): string {
 	return path;
 }
 
+const EXPECTED_CREDITS_IN_BODY = {
+	label: 'Body → expected_credits',
+	fix: 'Give expected_credits in the body as a whole number of credits (0 or more), e.g. {"expected_credits": 10}.',
+};
+
 function readBody(item: ItemContext): Record<string, unknown> {
 	const raw = item.ctx.getNodeParameter('body', item.itemIndex, '{}') as unknown;
 	let body = raw;
@@ -72,7 +77,19 @@ function readBody(item: ItemContext): Record<string, unknown> {
 	if (!body || typeof body !== 'object' || Array.isArray(body)) {
 		throw new NodeOperationError(item.ctx.getNode(), 'Body must be a JSON object', { itemIndex: item.itemIndex });
 	}
-	return body as Record<string, unknown>;
+	const json = body as Record<string, unknown>;
+	// The contract types expected_credits on every spending call: "14" from an expression goes as 14.
+	if ('expected_credits' in json) {
+		const credits = wholeNumberOf(item.ctx, item.itemIndex, EXPECTED_CREDITS_IN_BODY, json.expected_credits);
+		if (credits === undefined) {
+			throw new NodeOperationError(item.ctx.getNode(), 'Body → expected_credits is empty', {
+				itemIndex: item.itemIndex,
+				description: `${EXPECTED_CREDITS_IN_BODY.fix} Nothing was sent.`,
+			});
+		}
+		json.expected_credits = credits;
+	}
+	return json;
 }
 
 /**

@@ -1,11 +1,23 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { expectedCreditsField, readExpectedCredits, readList, readOptions, spendOptions, optionsCollection } from '../common';
+import {
+	expectedCreditsField,
+	maxCreditsField,
+	optionsCollection,
+	readBoolean,
+	readExpectedCredits,
+	readList,
+	readOptions,
+	readWholeNumber,
+	spendOptions,
+	type TypedField,
+} from '../common';
 import type { Operation } from '../node.type';
 import { sendMutation, type ItemContext } from '../send';
 
 const properties: INodeProperties[] = [
 	{ ...expectedCreditsField },
+	maxCreditsField,
 	{
 		displayName: 'Title',
 		name: 'title',
@@ -29,6 +41,16 @@ const properties: INodeProperties[] = [
 		description: 'Free text describing who the deck is for',
 	},
 	{
+		displayName: 'Slide Count',
+		name: 'slideCount',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		default: 0,
+		description:
+			'Number of slides. Above the free slide cap the service may answer with Client Action (upgrade or confirm a surcharge).',
+		hint: '0: not sent, the service decides',
+	},
+	{
 		displayName: 'Confirm Slide Surcharge',
 		name: 'confirmSlideSurcharge',
 		type: 'boolean',
@@ -40,7 +62,7 @@ const properties: INodeProperties[] = [
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
 		type: 'collection',
-		placeholder: 'Add field',
+		placeholder: 'Add Field',
 		default: {},
 		options: [
 			{
@@ -89,15 +111,9 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'Language of the deck, passed to the service as given (e.g. en)',
 			},
-			{
-				displayName: 'Slide Count',
-				name: 'slideCount',
-				type: 'number',
-				typeOptions: { minValue: 1, numberPrecision: 0 },
-				default: 10,
-				description:
-					'Number of slides. Above the free slide cap the service may answer with Client Action (upgrade or confirm a surcharge).',
-			},
+			// Where Slide Count was before it moved onto the form: still read from workflows saved
+			// then (n8n drops a saved value its node no longer declares), never offered or shown.
+			{ displayName: 'Slide Count (Saved Before 0.2)', name: 'slideCount', type: 'hidden', default: 0 },
 		],
 	},
 	optionsCollection(spendOptions),
@@ -116,9 +132,27 @@ const PASSED_AS_GIVEN = {
 	outputLanguage: 'output_language',
 } as const;
 
+const SLIDE_COUNT_FIX = 'Set "Slide Count" to a whole number of slides, e.g. 12 (0 leaves it out).';
+const SLIDE_COUNT: TypedField = { parameter: 'slideCount', label: 'Slide Count', fix: SLIDE_COUNT_FIX };
+const SAVED_SLIDE_COUNT: TypedField = { parameter: 'additionalFields.slideCount', label: 'Slide Count', fix: SLIDE_COUNT_FIX };
+const CONFIRM_SURCHARGE: TypedField = {
+	parameter: 'confirmSlideSurcharge',
+	label: 'Confirm Slide Surcharge',
+	fix: 'Set "Confirm Slide Surcharge" to true only after whoever pays accepted the higher price, else false.',
+};
+
+/** Slide Count on the form wins; a workflow saved before it moved there has it under Additional Fields. */
+function readSlideCount(item: ItemContext): number | undefined {
+	const onForm = readWholeNumber(item.ctx, item.itemIndex, SLIDE_COUNT);
+	if (onForm) return onForm;
+	return readWholeNumber(item.ctx, item.itemIndex, SAVED_SLIDE_COUNT) || undefined;
+}
+
 /**
  * The creation body: only what the user filled, and never a field the contract does not list
- * (the service refuses unknown fields with 422).
+ * (the service refuses unknown fields with 422). The fields the contract types (`slide_count`,
+ * `expected_credits`, `confirm_slide_surcharge`) are sent as their type, whatever text an
+ * expression produced; the others exactly as given.
  */
 export function buildCreateBody(item: ItemContext): Record<string, unknown> {
 	const { ctx, itemIndex } = item;
@@ -127,15 +161,15 @@ export function buildCreateBody(item: ItemContext): Record<string, unknown> {
 	if (text('title')) body.title = text('title');
 	if (text('coreMessage')) body.core_message = text('coreMessage');
 	if (text('audience')) body.audience = text('audience');
-	if (ctx.getNodeParameter('confirmSlideSurcharge', itemIndex, false) === true) body.confirm_slide_surcharge = true;
+	// Never set by the node itself: only a user's explicit true (after approval) sends it.
+	if (readBoolean(ctx, itemIndex, CONFIRM_SURCHARGE) === true) body.confirm_slide_surcharge = true;
+	const slideCount = readSlideCount(item);
+	if (slideCount !== undefined) body.slide_count = slideCount;
 
 	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as Record<string, unknown>;
 	for (const [parameter, field] of Object.entries(PASSED_AS_GIVEN)) {
 		const value = additional[parameter];
 		if (value !== undefined && value !== '') body[field] = value;
-	}
-	if (additional.slideCount !== undefined && additional.slideCount !== null && additional.slideCount !== '') {
-		body.slide_count = additional.slideCount;
 	}
 	if (additional.materialIds !== undefined) {
 		const materialIds = readList(ctx, 'additionalFields.materialIds', itemIndex);

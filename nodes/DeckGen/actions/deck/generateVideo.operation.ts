@@ -1,12 +1,13 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { expectedCreditsField, optionsCollection, spendOptions, taskIdField } from '../common';
+import { expectedCreditsField, maxCreditsField, optionsCollection, spendOptions, taskIdField } from '../common';
 import type { Operation } from '../node.type';
 import { spendOnDeck, type ItemContext } from '../send';
 
 const properties: INodeProperties[] = [
 	taskIdField,
 	expectedCreditsField,
+	maxCreditsField,
 	optionsCollection(spendOptions),
 ];
 

@@ -1,6 +1,6 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { expectedCreditsField, optionsCollection, spendOptions, taskIdField } from '../common';
+import { expectedCreditsField, maxCreditsField, optionsCollection, spendOptions, taskIdField } from '../common';
 import type { Operation } from '../node.type';
 import { spendOnDeck, type ItemContext } from '../send';
 
@@ -20,6 +20,7 @@ const properties: INodeProperties[] = [
 		description:
 			'The price you agreed to, in credits (the included revision round costs 0). The service refuses, and charges nothing, when the live price differs.',
 	},
+	maxCreditsField,
 	optionsCollection(spendOptions),
 ];
 

@@ -1,6 +1,6 @@
 import { NodeOperationError, updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { expectedCreditsField, optionsCollection, readList, spendOptions, taskIdField } from '../common';
+import { expectedCreditsField, maxCreditsField, optionsCollection, readList, spendOptions, taskIdField } from '../common';
 import type { Operation } from '../node.type';
 import { spendOnDeck, type ItemContext } from '../send';
 
@@ -16,6 +16,7 @@ const properties: INodeProperties[] = [
 		description: 'Languages to add: comma-separated, or an expression returning an array',
 	},
 	expectedCreditsField,
+	maxCreditsField,
 	optionsCollection(spendOptions),
 ];
 

@@ -2,7 +2,7 @@ import { NodeOperationError, updateDisplayOptions, type INodeProperties } from '
 
 import { precheckMaterial } from '../../../shared/materials';
 import { multipartBody } from '../../../shared/multipart';
-import { callOptions, optionsCollection, readOptions } from '../common';
+import { callOptions, idempotencyKeyOption, optionsCollection, readOptions } from '../common';
 import type { Operation } from '../node.type';
 import { sendMutation, type ItemContext } from '../send';
 
@@ -32,6 +32,11 @@ const properties: INodeProperties[] = [
 			default: '',
 			placeholder: 'brief.pdf',
 			description: "Name sent with the file. Defaults to the binary's file name. Its extension must match the content.",
+		},
+		{
+			...idempotencyKeyOption,
+			description:
+				'Leave empty: the node keeps one key per item across retries of the execution. Set it (e.g. to a webhook delivery ID) so that a redelivered upload returns the material already stored instead of storing it again.',
 		},
 	]),
 ];
