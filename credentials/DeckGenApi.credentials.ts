@@ -1,7 +1,6 @@
 import type {
 	IAuthenticateGeneric,
 	Icon,
-	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -53,38 +52,7 @@ export class DeckGenApi implements ICredentialType {
 		},
 	};
 
-	// GET /v1/credits spends nothing and exercises the key, its principal and the enrolment.
-	// n8n shows only a status word for a refusal; these say what to do about each one.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/v1/credits',
-			method: 'GET',
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The API key is wrong or revoked. Copy it again, or mint a new key in the account settings (API and MCP).',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The key was refused: the account may not be enrolled yet (access rolls out in waves; no retry helps, contact support if it lasts beyond a day), or the key lacks the credits:read scope, or none of its scopes can be read. Scopes live on the key: a new key fixes them, signing in again does not.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 503,
-					message: 'The service is unavailable right now. Try again later; do not mint a new key for this.',
-				},
-			},
-		],
-	};
+	// The Test button is the nodes' credential test method (`testedBy`, nodes/shared/n8n/credentialTest.ts):
+	// it names the exact refusal (401, 403 not_enrolled / insufficient_scope / unrecognized_scope, 503,
+	// a Base URL ending in /v1) on n8n 1.x and 2.x alike. A declarative `test` here would take precedence.
 }

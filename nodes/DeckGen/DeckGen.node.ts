@@ -6,6 +6,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_TEST_METHOD, deckGenApiTest } from '../shared/n8n/credentialTest';
 import { properties } from './actions/descriptions';
 import { OUTPUTS_EXPRESSION } from './actions/outputs';
 import { router } from './actions/router';
@@ -24,9 +25,11 @@ export class DeckGen implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: OUTPUTS_EXPRESSION,
-		credentials: [{ name: 'deckGenApi', required: true }],
+		credentials: [{ name: 'deckGenApi', required: true, testedBy: 'deckGenApiTest' }],
 		properties,
 	};
+
+	methods = { credentialTest: { [CREDENTIAL_TEST_METHOD]: deckGenApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -9,6 +9,7 @@ import {
 } from 'n8n-workflow';
 
 import { CancelledError } from '../shared/client';
+import { CREDENTIAL_TEST_METHOD, deckGenApiTest } from '../shared/n8n/credentialTest';
 import { failureDescription, failureMessage } from '../shared/n8n/errors';
 import { errorJson, isToolCall } from '../shared/n8n/runner';
 import { isLoopback, serviceFor } from '../shared/n8n/service';
@@ -56,6 +57,7 @@ export class DeckGenWait implements INodeType {
 			{
 				name: 'deckGenApi',
 				required: true,
+				testedBy: 'deckGenApiTest',
 			},
 		],
 		properties: [
@@ -147,6 +149,8 @@ export class DeckGenWait implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: { [CREDENTIAL_TEST_METHOD]: deckGenApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();

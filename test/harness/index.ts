@@ -501,3 +501,5 @@ export function connections(links: Array<[from: string, to: string, outputIndex?
 	}
 	return result;
 }
+
+export { testCredentials } from './credential-test';

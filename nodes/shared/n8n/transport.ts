@@ -51,7 +51,7 @@ export function n8nTransport(ctx: IExecuteFunctions, baseUrl: string, timeoutMs 
 	};
 }
 
-function bodyText(body: unknown): string {
+export function bodyText(body: unknown): string {
 	if (body === undefined || body === null) return '';
 	if (typeof body === 'string') return body;
 	if (Buffer.isBuffer(body)) return body.toString('utf8');
@@ -61,7 +61,7 @@ function bodyText(body: unknown): string {
 }
 
 /** Only the error's code and first line: never its request config, which holds the headers. */
-function sanitisedNetworkMessage(error: unknown): string {
+export function sanitisedNetworkMessage(error: unknown): string {
 	const code = (error as { code?: unknown })?.code;
 	const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
 	return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
