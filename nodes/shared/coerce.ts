@@ -17,6 +17,7 @@ function isBlank(value: unknown): boolean {
 
 function shown(value: unknown): string {
 	if (typeof value === 'string') return `"${value}"`;
+	if (typeof value !== 'object') return String(value);
 	try {
 		return JSON.stringify(value) ?? String(value);
 	} catch {

@@ -196,31 +196,53 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 	);
 
 	it(
-		"the credential's Test button: GET /v1/credits with the key; revoked, not enrolled and narrow keys are refused",
+		"the credential's Test button: GET /v1/credits with the key; each refusal reads as its own case, on both versions",
 		timed('credentialTest', async () => {
-			const test = (key: string) =>
-				n8n.rest.post('/rest/credentials/test', { credentials: { id: credential.id, name: credential.name, type: CREDENTIAL_TYPE, data: { apiKey: key, baseUrl: `${sim.url}/` } } });
+			const test = (key: string, baseUrl = `${sim.url}/`) =>
+				n8n.rest.post('/rest/credentials/test', { credentials: { id: credential.id, name: credential.name, type: CREDENTIAL_TYPE, data: { apiKey: key, baseUrl } } });
 			const before = sim.ledger.requests.length;
-			expect(await test(apiKey)).toMatchObject({ status: 'OK' });
+			expect(await test(apiKey)).toMatchObject({ status: 'OK', message: 'Connection successful: the service accepted the key (the test spent nothing).' });
 			// the trailing slash of the Base URL was dropped, the key was accepted
 			expect(sim.ledger.requests.slice(before).map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual(['GET /v1/credits 200']);
+			// What a person reads under the credential: the node's credential test method (testedBy), which
+			// n8n 1.x and 2.x both call and show as it is, naming the exact case.
 			const refusals: Json = {};
-			for (const name of ['revoked', 'notEnrolled', 'narrow'] as const) {
+			for (const name of ['revoked', 'notEnrolled', 'narrow', 'unrecognized'] as const) {
 				const key = sim.keys[name];
 				const answer = await test(key);
 				expect(answer.status).toBe('Error');
 				expect(JSON.stringify(answer)).not.toContain(key);
 				refusals[name] = answer.message;
 			}
-			// What a person sees under the credential: on 2.x our words (the credential's responseCode
-			// rules), not n8n's "Unauthorized" / "Forbidden". n8n 1.123 applies those rules only to
-			// errors that still carry the raw HTTP response, which its routing node no longer passes on.
 			r.credentialTestRefusals = refusals;
-			if (flavor === 'v2') {
-				expect(refusals.revoked).toMatch(/wrong or revoked/);
-				expect(refusals.notEnrolled).toMatch(/not be enrolled yet/);
-				expect(refusals.narrow).toMatch(/credits:read/);
+			expect(refusals.revoked).toBe(
+				'401: the API key is wrong or revoked. Paste the key again; if it was lost or revoked, mint a new one in the account settings (API and MCP).',
+			);
+			expect(refusals.notEnrolled).toMatch(
+				/^403 not_enrolled: the account is not switched on for the API yet \(access rolls out in waves\)\. No retry helps and the key needs no change: it works the moment the account is enrolled\. If this lasts beyond a day, contact support with request id \S+\.$/,
+			);
+			expect(refusals.narrow).toBe(
+				'403 insufficient_scope: the key lacks credits:read (actions it grants on credits: none). Scopes live on the key: mint a new key that includes credits:read; signing in again does not help.',
+			);
+			expect(refusals.unrecognized).toBe(
+				"403 unrecognized_scope: none of the key's scopes could be read (decks.write, *), so the key is refused. Mint a new key whose scopes are spelled <resource>:<action>, with resources credits, decks, materials and actions read, spend, write.",
+			);
+			sim.control.setSurface('disabled');
+			try {
+				const unavailable = await test(apiKey);
+				expect(unavailable.status).toBe('Error');
+				expect(unavailable.message).toMatch(/^503: the service is unavailable right now\. Test again in a moment \(it asks for \d+ s\); the key is not the problem, so do not mint a new one\./);
+				refusals.unavailable = unavailable.message;
+			} finally {
+				sim.control.setSurface('on');
 			}
+			const sent = sim.ledger.requests.length;
+			const v1 = await test(apiKey, `${sim.url}/v1`);
+			expect(v1).toMatchObject({
+				status: 'Error',
+				message: `The Base URL ends in /v1. Enter the service root without /v1 (e.g. ${sim.url}); the nodes add /v1 to every path themselves.`,
+			});
+			expect(sim.ledger.requests.length).toBe(sent);
 			expect(new Set(sim.ledger.requests.slice(before + 1).map((q) => `${q.method} ${q.path}`))).toEqual(new Set(['GET /v1/credits']));
 			expect(sim.ledger.charges).toHaveLength(0);
 		}),

@@ -26,6 +26,7 @@ import {
 	loadedNodeTypeNames,
 	node,
 	runWorkflow,
+	testCredentials,
 } from './index';
 
 /** Same shape as the package's credential; the harness uses credentials/ when it exists. */
@@ -653,5 +654,61 @@ describe('loading', () => {
 				connections: connections([['Start', 'X']]),
 			}),
 		).rejects.toThrow('Unrecognized node type: CUSTOM.doesNotExist');
+	});
+});
+
+describe('credential test (Test button)', () => {
+	const probeCredential = (extra: Partial<ICredentialType> = {}): ICredentialType => ({
+		...deckGenApiFallback,
+		name: 'harnessProbeApi',
+		...extra,
+	});
+	const testedNode = (testedBy: string | undefined, method?: INodeType['methods']): INodeType => ({
+		description: {
+			displayName: 'Tested',
+			name: 'tested',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: {},
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			credentials: [{ name: 'harnessProbeApi', required: true, ...(testedBy ? { testedBy } : {}) }],
+			properties: [],
+		},
+		methods: method,
+	});
+
+	test("calls the node method named by testedBy with n8n's context and the data with defaults filled", async () => {
+		const result = await testCredentials(
+			'harnessProbeApi',
+			{ apiKey: 'k' },
+			{
+				credentialTypes: [probeCredential()],
+				nodeTypes: {
+					'CUSTOM.tested': testedNode('probeTest', {
+						credentialTest: {
+							async probeTest(credential) {
+								const helperIsN8ns = typeof this.helpers.request === 'function';
+								return { status: 'OK', message: `${String(credential.data?.baseUrl)} ${helperIsN8ns}` };
+							},
+						},
+					}),
+				},
+			},
+		);
+		expect(result).toEqual({ status: 'OK', message: 'https://api.example.invalid true' });
+	});
+
+	test("a declarative test on the credential wins in n8n, so the harness refuses to run the node's method", async () => {
+		const credential = probeCredential({ test: { request: { url: '/v1/credits' } } });
+		await expect(
+			testCredentials('harnessProbeApi', { apiKey: 'k' }, { credentialTypes: [credential], nodeTypes: { 'CUSTOM.tested': testedNode('probeTest', { credentialTest: {} }) } }),
+		).rejects.toThrow(/declarative test/);
+	});
+
+	test("no test anywhere: n8n's own answer", async () => {
+		const result = await testCredentials('harnessProbeApi', { apiKey: 'k' }, { credentialTypes: [probeCredential()], nodeTypes: { 'CUSTOM.tested': testedNode(undefined) } });
+		expect(result).toEqual({ status: 'Error', message: 'No testing function found for this credential.' });
 	});
 });

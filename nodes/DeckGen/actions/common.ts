@@ -90,7 +90,7 @@ export const idempotencyKeyOption: INodeProperties = {
 export const spendOptions: INodeProperties[] = [
 	...callOptions,
 	idempotencyKeyOption,
-	{ displayName: 'Max Credits (Saved Before 0.2)', name: 'maxCredits', type: 'hidden', default: 0 },
+	{ displayName: 'Max Credits (Saved by 0.1)', name: 'maxCredits', type: 'hidden', default: 0 },
 ];
 
 /** Custom Request has no Expected Credits field (the body carries it), so Max Credits is an option. */

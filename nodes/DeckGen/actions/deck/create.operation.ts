@@ -113,7 +113,7 @@ const properties: INodeProperties[] = [
 			},
 			// Where Slide Count was before it moved onto the form: still read from workflows saved
 			// then (n8n drops a saved value its node no longer declares), never offered or shown.
-			{ displayName: 'Slide Count (Saved Before 0.2)', name: 'slideCount', type: 'hidden', default: 0 },
+			{ displayName: 'Slide Count (Saved by 0.1)', name: 'slideCount', type: 'hidden', default: 0 },
 		],
 	},
 	optionsCollection(spendOptions),
