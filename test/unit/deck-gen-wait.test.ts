@@ -35,7 +35,7 @@ describe('Deck Generator Wait: description', () => {
 		expect(description.outputNames).toEqual(['Completed', 'Failed', 'Still Running']);
 		expect(description.outputs).toHaveLength(3);
 		expect(description.usableAsTool).toBe(true);
-		expect(description.credentials).toEqual([{ name: 'deckGenApi', required: true }]);
+		expect(description.credentials).toEqual([{ name: 'deckGenApi', required: true, testedBy: 'deckGenApiTest' }]);
 	});
 
 	test('defaults: Wait Until Done, taskId, 60 minutes, 5 seconds', () => {
