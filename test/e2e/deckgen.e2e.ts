@@ -274,7 +274,7 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 	);
 
 	it(
-		'weekly report: Schedule Trigger -> Create -> Wait -> the link is emailed',
+		'weekly report: Schedule Trigger -> Create -> Wait (Download File) -> the deck is emailed, attached, with its link',
 		timed('weekly', async () => {
 			const id = await importPrepared('weekly-report.json');
 			const exec = await n8n.runManually(id, { triggerNode: 'Every Monday 08:00', timeoutMs: 120_000 });
