@@ -22,12 +22,18 @@ import {
 	type WaitOutcome,
 } from '../shared/poller';
 import type { ServiceFailure } from '../shared/problem';
+import { deckLinks, chooseLink } from '../shared/links';
+import { downloadFile, downloadOptions, readDownloadSettings } from '../shared/n8n/download';
 import { deckPath } from '../shared/transport';
 import { parseWordList, statusWords, type StatusWords } from '../shared/status';
 
 type Mode = 'waitUntilDone' | 'checkOnce';
 
 interface WaitOptions {
+	binaryPropertyName?: string;
+	downloadFile?: boolean;
+	downloadLink?: string;
+	maxDownloadMb?: number;
 	failedWords?: string;
 	maxWaitMinutes?: number;
 	pollIntervalSeconds?: number;
@@ -98,6 +104,16 @@ export class DeckGenWait implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
+					downloadOptions[0],
+					{
+						displayName: 'Download File',
+						name: 'downloadFile',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to download each completed deck’s file into the item’s binary data (see Binary Property, Download Link, Max Download Size), so Email and Slack nodes can attach it',
+					},
+					downloadOptions[1],
 					{
 						displayName: 'Failed Status Words',
 						name: 'failedWords',
@@ -107,6 +123,7 @@ export class DeckGenWait implements INodeType {
 						description:
 							'Comma-separated status words that mean the deck failed, replacing the built-in list (failed, failure, error, errored, cancelled, canceled, expired, rejected)',
 					},
+					downloadOptions[2],
 					{
 						displayName: 'Max Wait (Minutes)',
 						name: 'maxWaitMinutes',
@@ -249,6 +266,7 @@ export class DeckGenWait implements INodeType {
 			used.add(report);
 			placed[index] = { output: OUTPUT_OF[report.outcome], item: itemFor(items[index], index, report, body) };
 		});
+		await downloadCompleted(this, service.baseUrl, placed);
 		for (const entry of placed) {
 			if (entry) outputs[singleOutput ? 0 : entry.output].push(entry.item);
 		}
@@ -298,10 +316,51 @@ function itemFor(
 		polls: report.polls,
 		outcome: report.outcome,
 	};
+	if (body) Object.assign(json, deckLinks(body));
 	if (report.requestId) json.requestId = report.requestId;
 	if (report.outcome === 'failed') Object.assign(json, report.failure ? serviceFailureFields(report.taskId, report.failure) : deckFailureFields(report));
 	else if (report.failure) json.lastError = serviceFailureFields(report.taskId, report.failure);
 	return { json, binary: input.binary, pairedItem: { item: index } };
+}
+
+/**
+ * Download File: each Completed item's file into its binary data, a few at a time. A download
+ * that fails leaves the item on Completed (the deck is done and paid for) with `downloadError`,
+ * so the task id and links still reach the next node.
+ */
+async function downloadCompleted(
+	ctx: IExecuteFunctions,
+	baseUrl: string,
+	placed: Array<{ output: number; item: INodeExecutionData } | undefined>,
+): Promise<void> {
+	const jobs = placed
+		.map((entry, index) => ({ entry, index }))
+		.filter(({ entry, index }) => entry?.output === OUTPUT_OF.completed && (ctx.getNodeParameter('options', index, {}) as WaitOptions).downloadFile === true);
+	let next = 0;
+	const worker = async () => {
+		while (next < jobs.length) {
+			const { entry, index } = jobs[next++];
+			const item = entry!.item;
+			const settings = readDownloadSettings(ctx.getNodeParameter('options', index, {}) as WaitOptions);
+			const json = item.json as IDataObject & { links?: Array<{ path: string; url: string }>; deckUrl?: string };
+			const url = chooseLink({ links: json.links ?? [], deckUrl: json.deckUrl }, settings.downloadLink);
+			try {
+				if (!url) {
+					const paths = (json.links ?? []).map((link) => link.path).join(', ') || 'none';
+					throw new NodeOperationError(ctx.getNode(), `Deck ${String(json.taskId)} has no link ${settings.downloadLink ? `at "${settings.downloadLink}"` : 'to download'} (links: ${paths})`);
+				}
+				const file = await downloadFile(ctx, baseUrl, url, settings.maxBytes, index);
+				item.binary = { ...item.binary, [settings.binaryPropertyName]: file.binary };
+				Object.assign(json, { fileName: file.fileName, mimeType: file.mimeType, fileSize: file.fileSize });
+			} catch (error) {
+				if (error instanceof CancelledError) throw new NodeOperationError(ctx.getNode(), 'The execution was cancelled');
+				const nodeError = error as NodeOperationError;
+				json.downloadError = { message: nodeError.message, ...(nodeError.description ? { description: nodeError.description } : {}) };
+				ctx.logger.warn(`Deck Generator Wait: download failed for deck ${String(json.taskId)}: ${nodeError.message}`);
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(4, jobs.length) }, worker));
 }
 
 /** The service refused the read (404, 401, 403, ...): its own words, code and request id. */

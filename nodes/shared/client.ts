@@ -49,13 +49,14 @@ export class CredentialGate {
 	}
 
 	/**
-	 * Reads any `x-ratelimit-*` pair: an empty bucket pauses until its reset, at most `maxPauseMs`.
+	 * Reads a remaining/reset pair under any of the names in use (RATE_LIMIT_REMAINING): an empty
+	 * bucket pauses until its reset, at most `maxPauseMs`.
 	 * A 429 is left to its own Retry-After, which says exactly when to come back.
 	 */
 	observe(response: ServiceResponse, maxPauseMs = 60_000): void {
 		if (response.status === 429) return;
-		const remaining = findHeader(response, /^x-ratelimit-remaining/);
-		const reset = findHeader(response, /^x-ratelimit-reset/);
+		const remaining = findHeader(response, RATE_LIMIT_REMAINING);
+		const reset = findHeader(response, RATE_LIMIT_RESET);
 		if (remaining === undefined || reset === undefined || Number(remaining) > 0) return;
 		const value = Number(reset);
 		if (!Number.isFinite(value) || value <= 0) return;
@@ -64,6 +65,14 @@ export class CredentialGate {
 		if (waitMs > 0) this.pauseFor(Math.min(waitMs, maxPauseMs));
 	}
 }
+
+/**
+ * The contract names the `X-RateLimit-*` headers but not exactly: `X-RateLimit-Remaining` (and
+ * suffixed forms such as `-Principal`), the IETF draft's `RateLimit-Remaining`, and
+ * `X-Rate-Limit-Remaining` are all read, in any case; likewise `…-Reset`.
+ */
+const RATE_LIMIT_REMAINING = /^(x-)?rate-?limit-remaining/;
+const RATE_LIMIT_RESET = /^(x-)?rate-?limit-reset/;
 
 const gates = new Map<string, CredentialGate>();
 

@@ -77,8 +77,47 @@ export interface CtaRoute {
 export const UNKNOWN_CTA_ACTION =
 	'The service offered an option this version does not know: open the account page to see it.';
 
-/** Routes a 402 by its `cta`; a 402 without one is the paywall form, treated as top_up. */
-export function routeCta(cta: string | undefined): CtaRoute {
+/**
+ * What a person should do for a 402 `reason` whose fix is not what its cta says in general: a key
+ * at its own monthly cap is not fixed by buying credits (contract, code table), whatever cta the
+ * service attached, or none.
+ */
+export const REASON_ACTIONS: Record<string, string> = {
+	monthly_credit_cap_reached:
+		"This API key reached its monthly credit cap: raise the key's cap in the account settings, use another credential, or wait until the cap resets (resetAt).",
+	api_free_tier_unavailable:
+		'The API does not draw on the free preview tier: buy credits once to enable programmatic spend.',
+};
+
+/**
+ * The cta a 402 is routed by. The contract: a 402 carries `options`, an ordered array, and only
+ * sometimes a single `cta`. So the top-level `cta` when present, else the first option's; a 402
+ * with no cta anywhere is the video paywall (undefined here).
+ */
+export function ctaOfPaymentRequired(body: unknown): string | undefined {
+	if (!body || typeof body !== 'object') return undefined;
+	const { cta, options } = body as { cta?: unknown; options?: unknown };
+	if (typeof cta === 'string' && cta !== '') return cta;
+	if (!Array.isArray(options)) return undefined;
+	for (const option of options) {
+		const optionCta = option && typeof option === 'object' ? (option as { cta?: unknown }).cta : undefined;
+		if (typeof optionCta === 'string' && optionCta !== '') return optionCta;
+	}
+	return undefined;
+}
+
+/**
+ * Routes a 402 by its cta (see `ctaOfPaymentRequired`); a 402 without one is the paywall form,
+ * treated as top_up. A `reason` with a fix of its own (REASON_ACTIONS) keeps the route of its cta
+ * but says its own fix.
+ */
+export function routeCta(cta: string | undefined, reason?: string): CtaRoute {
+	const route = routeByCta(cta);
+	const ownAction = reason !== undefined && Object.prototype.hasOwnProperty.call(REASON_ACTIONS, reason) ? REASON_ACTIONS[reason] : undefined;
+	return ownAction ? { ...route, action: ownAction } : route;
+}
+
+function routeByCta(cta: string | undefined): CtaRoute {
 	if (cta === undefined || cta === '' || cta === 'insufficient_credits') {
 		return { cta: 'top_up', kind: 'checkout', known: true, inferred: true, action: CTA_TABLE.top_up.action };
 	}

@@ -16,6 +16,26 @@ import { createHash } from 'node:crypto';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
+/**
+ * Headers that mark an answer as the replay of an earlier purchase. The contract names none, so
+ * the spellings in use are read: `Idempotent-Replayed` (Stripe), `Idempotency-Replayed`, and
+ * both with an `X-` prefix. Lower-case, as transports hand headers over.
+ */
+export const REPLAY_HEADERS = [
+	'idempotent-replayed',
+	'idempotency-replayed',
+	'x-idempotent-replayed',
+	'x-idempotency-replayed',
+] as const;
+
+/** Whether an answer says it replays an earlier request (header names and value in any case). */
+export function isReplayed(headers: Record<string, string>): boolean {
+	return Object.entries(headers).some(
+		([name, value]) =>
+			(REPLAY_HEADERS as readonly string[]).includes(name.toLowerCase()) && String(value).trim().toLowerCase() === 'true',
+	);
+}
+
 /** RFC 4122 namespace for this package's keys (a fixed random UUID). */
 const PACKAGE_UUID_NAMESPACE = '6f1c1f0e-5d0b-4b5e-9a8e-2f1d4c3b7a90';
 

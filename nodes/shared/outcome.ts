@@ -3,7 +3,8 @@
  * Checkout and Client Action are answers, not failures: the service refused, charged nothing,
  * and told a person what to do next. Only real failures become errors.
  */
-import { routeCta, type CtaKind } from './cta';
+import { ctaOfPaymentRequired, routeCta, type CtaKind } from './cta';
+import { isReplayed } from './idempotency';
 import { isSuccess, parseFailure, parseJson, requestIdOf, type ServiceFailure } from './problem';
 import type { ServiceResponse } from './transport';
 
@@ -67,7 +68,7 @@ export function classify(response: ServiceResponse): Outcome {
 			status: response.status,
 			body,
 			requestId: requestIdOf(response, body),
-			replayed: response.headers['idempotency-replayed'] === 'true',
+			replayed: isReplayed(response.headers),
 		};
 	}
 	const failure = parseFailure(response);
@@ -76,8 +77,7 @@ export function classify(response: ServiceResponse): Outcome {
 
 export function classifyFailure(failure: ServiceFailure): Outcome {
 	if (failure.status === 402) {
-		const body = failure.body as { cta?: unknown } | undefined;
-		const route = routeCta(typeof body?.cta === 'string' ? body.cta : undefined);
+		const route = routeCta(ctaOfPaymentRequired(failure.body), failure.reason);
 		return {
 			route: routeOf(route.kind),
 			outcome: route.kind === 'checkout' ? 'checkout' : 'client_action',

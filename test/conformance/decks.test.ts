@@ -23,7 +23,7 @@ describe('progress on a compressed clock (S-2, EV-1, ST-1, L-deck-duration)', ()
 			if (seen.at(-1) !== res.json.status) seen.push(res.json.status);
 			progress.push(res.json.progress);
 			if (res.json.status === 'completed') {
-				expect(res.json.deckUrl).toMatch(/^https:\/\//);
+				expect(res.json.deckUrl).toMatch(/^https?:\/\//);
 				break;
 			}
 			await realSleep(2);

@@ -163,7 +163,7 @@ describe('the video paywall (C-402-insufficient_credits)', () => {
 	it('identifies itself by code alone: insufficient_credits with options and no cta', async () => {
 		const deck = readyDeck(sim.keys.broke);
 		const body = pay(await post(sim, `/v1/decks/${deck}/video`, { expected_credits: 20 }, { key: sim.keys.broke }), 'video_paywall', undefined);
-		expect(body.options[0]).toMatchObject({ cta: 'top_up', kind: 'checkout' });
+		expect(body.options[0]).toMatchObject({ kind: 'checkout', credits: 100 });
 		expect(body).toMatchObject({ credits: 20, balance: 0 });
 	});
 

@@ -100,6 +100,19 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 		}
 	};
 
+	/** The email's attachment is the deck file itself: the bytes the service serves at deckUrl, under its name. */
+	const expectDeckAttached = async (mail: Json, done: Json) => {
+		const served = await fetch(done.deckUrl, { headers: { authorization: `Bearer ${apiKey}` } });
+		expect(served.status).toBe(200);
+		const bytes = Buffer.from(await served.arrayBuffer());
+		expect(mail.attachments).toHaveLength(1);
+		const [attachment] = mail.attachments;
+		expect(attachment.filename).toBe(`deck-${done.taskId}-v1.pptx`);
+		expect(attachment.contentType).toMatch(/presentationml/);
+		expect(attachment.data.length).toBe(bytes.length);
+		expect(attachment.data.equals(bytes)).toBe(true);
+	};
+
 	beforeAll(async () => {
 		t0 = Date.now();
 		ensureBuilt();
@@ -283,7 +296,7 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 	);
 
 	it(
-		'weekly report: Schedule Trigger -> Create -> Wait -> the link is emailed',
+		'weekly report: Schedule Trigger -> Create -> Wait (Download File) -> the deck is emailed, attached, with its link',
 		timed('weekly', async () => {
 			const id = await importPrepared('weekly-report.json');
 			const exec = await n8n.runManually(id, { triggerNode: 'Every Monday 08:00', timeoutMs: 120_000 });
@@ -292,10 +305,11 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 			const [created] = itemsOf(rd, 'Create Report Deck');
 			expect(created).toMatchObject({ outcome: 'success', taskId: expect.stringMatching(/^tsk_/), idempotencyKey: expect.any(String) });
 			const [done] = itemsOf(rd, 'Wait for Report', 0);
-			expect(done).toMatchObject({ taskId: created.taskId, state: 'succeeded', outcome: 'completed', statusBody: { deckUrl: expect.any(String) } });
+			expect(done).toMatchObject({ taskId: created.taskId, state: 'succeeded', outcome: 'completed', deckUrl: expect.stringContaining(created.taskId) });
 			const [mail] = sink.of('sink', 'weekly-report/Email the link');
 			expect(mail.body).toMatchObject({ to: 'team@example.com', subject: expect.stringMatching(/^Weekly report deck, week \d{4}-\d{2}$/) });
-			expect(mail.body.text).toContain(done.statusBody.deckUrl);
+			expect(mail.body.text).toContain(done.deckUrl);
+			await expectDeckAttached(mail.body, done);
 			expect(sink.of('sink', 'weekly-report/Email: report needs attention')).toHaveLength(0);
 			expect(sim.ledger.charges.filter((c) => c.taskId === created.taskId)).toHaveLength(1);
 		}),
@@ -356,7 +370,7 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 			const [done] = itemsOf(rd, 'Wait for Deck', 0);
 			expect(done).toMatchObject({ taskId: bought.taskId, state: 'succeeded' });
 			const [ready] = sink.of('sink', 'surcharge-approval/Slack: deck ready');
-			expect(ready.body.text).toBe(`:white_check_mark: "Annual review 2025" is ready: ${done.statusBody.deckUrl}`);
+			expect(ready.body.text).toBe(`:white_check_mark: "Annual review 2025" is ready: ${done.deckUrl}`);
 			expect(sink.of('sink', 'surcharge-approval/Slack: surcharge declined')).toHaveLength(0);
 		}),
 	);
@@ -388,7 +402,11 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 			expect(done).toMatchObject({ taskId: created.taskId, state: 'succeeded', outcome: 'completed' });
 			const ready = sink.of('sink', 'webhook-to-slack/Slack: deck ready');
 			expect(ready).toHaveLength(1);
-			expect(ready[0].body).toEqual({ channel: '#decks', text: `:white_check_mark: Your deck "${brief.title}" is ready: ${done.statusBody.deckUrl}` });
+			expect(ready[0].body).toEqual({ channel: '#decks', text: `:white_check_mark: Your deck "${brief.title}" is ready: ${done.deckUrl}` });
+			// the requester's email carries the deck itself, as the Wait node downloaded it
+			const [mailed] = sink.of('sink', 'webhook-to-slack/Email: deck ready');
+			expect(mailed.body).toMatchObject({ to: brief.requesterEmail, subject: `Your deck "${brief.title}" is ready` });
+			await expectDeckAttached(mailed.body, done);
 
 			// the same delivery again (the sender did not see our 202): same key, the service replays
 			const second = await n8n.runWebhook({ path: 'deck-request', body: brief, headers: { 'x-delivery-id': deliveryId } });

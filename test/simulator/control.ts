@@ -54,5 +54,8 @@ export function createControl(state: SimState): SimulatorControl {
 			state.limits = { ...state.limits, ...stripUndefined(limits) };
 		},
 		resetLedger: () => state.ledger.reset(),
+		setDeckFileBytes: (bytes) => {
+			state.deckFileBytes = bytes;
+		},
 	};
 }

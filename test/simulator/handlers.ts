@@ -18,7 +18,7 @@ import {
 } from './payments';
 import { DEFAULT_SLIDE_COUNT, priceDrift, quoteCreate, quoteRevision, quoteTranslation } from './pricing';
 import { conflict, notFound, problem, validationFailed, type ValidationIssue } from './problem';
-import { json, type Reply } from './reply';
+import { json, raw, type Reply } from './reply';
 import type { SimState } from './state';
 
 export interface Call {
@@ -35,6 +35,16 @@ export interface Call {
 }
 
 const APP = 'https://app.deckgen.example';
+
+/** The status word under the profile's member (`status` or `state`). */
+function statusField(state: SimState, word: string): Record<string, string> {
+	return { [state.profile.statusMember]: word };
+}
+
+/** Success of a spending POST, with the profile's status code. */
+function accepted(state: SimState, value: Record<string, unknown>): Reply {
+	return json(state.profile.createStatus, value);
+}
 
 /** Takes the money and writes the ledger; also counts the call against spend velocity. */
 function commitSpend(call: Call, operation: SpendOperation, credits: number, taskId: string): void {
@@ -69,13 +79,22 @@ export function getCredits(call: Call): Reply {
 	const { key, principal } = call;
 	const cap = key.monthlyCap ?? key.orgKeyCap;
 	const spent = key.monthlyCap !== undefined ? key.monthlySpent : key.orgKeySpent;
+	const scopes = parseScopes(key.scopes).granted.map((s) => `${s.resource}:${s.action}`);
+	const resetAt = iso(startOfNextMonth(call.now));
+	if (call.state.profile.creditsResponse === 'nested') {
+		return json(200, {
+			balance: { available: principal.balance, currency: 'credits' },
+			account: { id: principal.id, kind: principal.type === 'user' ? 'personal' : 'organization', subscription: principal.subscriber ? 'active' : 'none' },
+			key: { id: key.id, scopes, ...(cap !== undefined ? { monthly_cap: { limit: cap, used: spent, resets_at: resetAt } } : {}) },
+		});
+	}
 	return json(200, {
 		credits: principal.balance,
 		wallet: principal.type === 'user' ? 'personal' : 'organisation',
 		principal: { type: principal.type, id: principal.id },
 		subscriber: principal.subscriber,
-		scopes: parseScopes(key.scopes).granted.map((s) => `${s.resource}:${s.action}`),
-		...(cap !== undefined ? { monthlyCreditCap: cap, monthlyCreditsSpent: spent, resetAt: iso(startOfNextMonth(call.now)) } : {}),
+		scopes,
+		...(cap !== undefined ? { monthlyCreditCap: cap, monthlyCreditsSpent: spent, resetAt } : {}),
 	});
 }
 
@@ -107,9 +126,12 @@ export function createDeck(call: Call): Reply {
 	const outputLanguage = (body.output_language as string | undefined) ?? 'en';
 	const deck = state.decks.create(principal.id, call.key.id, now, state.limits.maxVersions, [outputLanguage, ...languages]);
 	commitSpend(call, 'create', quote.credits, deck.taskId);
-	return json(202, {
+	if (state.profile.createResponse === 'minimal') {
+		return accepted(state, { taskId: deck.taskId, ...statusField(state, state.statusWords.queued), _links: { status: `/v1/decks/${deck.taskId}/status` } });
+	}
+	return accepted(state, {
 		taskId: deck.taskId,
-		status: state.statusWords.queued,
+		...statusField(state, state.statusWords.queued),
 		creditsCharged: quote.credits,
 		createdAt: iso(now),
 		version: deck.version,
@@ -123,19 +145,79 @@ export function getStatus(call: Call): Reply {
 	if (!deck) return notFound();
 	const s = deckState(deck, now);
 	const words = state.statusWords;
+	const alternate = state.profile.createResponse === 'minimal';
 	return json(200, {
 		taskId: deck.taskId,
-		status: deck.statusOverride ?? words[s.phase],
+		...statusField(state, deck.statusOverride ?? words[s.phase]),
 		progress: s.progress,
 		version: deck.version,
 		max_versions: deck.maxVersions,
 		languages: deck.languages,
 		createdAt: iso(deck.createdAt),
 		updatedAt: iso(s.updatedAt),
-		...(s.phase === 'succeeded' ? { deckUrl: `${APP}/decks/${deck.taskId}?version=${deck.version}` } : {}),
+		// A link to the app's page of the deck, not the file: a client must not take it for the deck.
+		...(alternate ? { webUrl: `${APP}/decks/${deck.taskId}` } : {}),
+		...(s.phase === 'succeeded' ? resultLinks(state, deck, now) : {}),
 		...(s.phase === 'succeeded' && deck.video ? { videoUrl: `${APP}/decks/${deck.taskId}/video?version=${deck.version}` } : {}),
 		...(s.phase === 'failed' ? { error: { code: 'generation_failed', message: 'The deck could not be generated. Start a new deck.' } } : {}),
 	});
+}
+
+export type DeckFormat = 'pptx' | 'pdf';
+
+export const DECK_FILE_TYPES: Record<DeckFormat, string> = {
+	pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+	pdf: 'application/pdf',
+};
+
+/** The bytes of a finished deck file: deterministic per deck, version and format, `deckFileBytes` long. */
+export function deckFile(state: SimState, deck: Deck, format: DeckFormat): Buffer {
+	const head = Buffer.from(format === 'pdf' ? `%PDF-1.7\n% deck ${deck.taskId} v${deck.version}\n` : `PK\u0003\u0004deck ${deck.taskId} v${deck.version} `);
+	const size = Math.max(head.length, state.deckFileBytes);
+	const data = Buffer.alloc(size, 0x20);
+	head.copy(data);
+	return data;
+}
+
+export function deckFileName(deck: Deck, format: DeckFormat): string {
+	return `deck-${deck.taskId}-v${deck.version}.${format}`;
+}
+
+/** Where the finished files are: on the API's origin (bearer) or presigned on the storage origin. */
+function fileUrl(state: SimState, deck: Deck, format: DeckFormat): string {
+	if (state.profile.fileLinks === 'storage') {
+		return state.storage.put(`/decks/${deck.taskId}/v${deck.version}/${deckFileName(deck, format)}`, { data: deckFile(state, deck, format), contentType: DECK_FILE_TYPES[format] });
+	}
+	return `${state.publicUrl}/v1/decks/${encodeURIComponent(deck.taskId)}/files/deck.${format}`;
+}
+
+function resultLinks(state: SimState, deck: Deck, now: number): Record<string, unknown> {
+	const pptx = fileUrl(state, deck, 'pptx');
+	const pdf = fileUrl(state, deck, 'pdf');
+	switch (state.profile.resultLinks) {
+		case 'deckUrl':
+			return { deckUrl: pptx };
+		case 'files':
+			return { files: { pptx, pdf } };
+		case 'export':
+			return { export: { url: pptx, format: 'pptx', expiresAt: iso(now + 3_600_000) } };
+		case 'result':
+			return { result: { download_url: pptx, pdf_url: pdf } };
+	}
+}
+
+/** `GET /v1/decks/{taskId}/files/{name}`: the file itself (bearer), or a 302 to its presigned copy. */
+export function getDeckFile(call: Call): Reply {
+	const { state, principal, now } = call;
+	const deck = state.decks.visible(call.params.taskId, principal.id);
+	const format = /^deck\.(pptx|pdf)$/.exec(call.params.name)?.[1] as DeckFormat | undefined;
+	if (!deck || !format || deckState(deck, now).phase !== 'succeeded') return notFound();
+	if (state.profile.fileLinks === 'redirect') {
+		const location = state.storage.put(`/decks/${deck.taskId}/v${deck.version}/${deckFileName(deck, format)}`, { data: deckFile(state, deck, format), contentType: DECK_FILE_TYPES[format] });
+		return { status: 302, headers: { location }, body: { kind: 'empty' } };
+	}
+	const headers: Record<string, string> = state.profile.fileDisposition ? { 'content-disposition': `attachment; filename="${deckFileName(deck, format)}"` } : {};
+	return raw(200, DECK_FILE_TYPES[format], deckFile(state, deck, format), headers);
 }
 
 /** Whether the deck's state lets a follow-up job start: a failed deck is terminal; a running one is busy. */
@@ -183,7 +265,7 @@ export function createRevision(call: Call): Reply {
 	deck.version++;
 	state.decks.startJob(deck, 'revision', now);
 	commitSpend(call, 'revision', credits, deck.taskId);
-	return json(202, { taskId: deck.taskId, version: deck.version, status: state.statusWords.queued, creditsCharged: credits });
+	return accepted(state, { taskId: deck.taskId, version: deck.version, ...statusField(state, state.statusWords.queued), creditsCharged: credits });
 }
 
 export function createTranslation(call: Call): Reply {
@@ -199,7 +281,7 @@ export function createTranslation(call: Call): Reply {
 	deck.languages.push(...languages.filter((l) => !deck.languages.includes(l)));
 	state.decks.startJob(deck, 'translation', now);
 	commitSpend(call, 'translation', credits, deck.taskId);
-	return json(202, { taskId: deck.taskId, status: state.statusWords.queued, languages, creditsCharged: credits });
+	return accepted(state, { taskId: deck.taskId, ...statusField(state, state.statusWords.queued), languages, creditsCharged: credits });
 }
 
 export function createVideo(call: Call): Reply {
@@ -214,7 +296,7 @@ export function createVideo(call: Call): Reply {
 	deck.video = true;
 	state.decks.startJob(deck, 'video', now);
 	commitSpend(call, 'video', credits, deck.taskId);
-	return json(202, { taskId: deck.taskId, status: state.statusWords.queued, creditsCharged: credits });
+	return accepted(state, { taskId: deck.taskId, ...statusField(state, state.statusWords.queued), creditsCharged: credits });
 }
 
 export function uploadMaterial(call: Call): Reply {
@@ -242,6 +324,9 @@ export function uploadMaterial(call: Call): Reply {
 		sha256: sha256(file.data),
 	};
 	state.materials.set(material.materialId, material);
+	if (state.profile.materialResponse === 'plain') {
+		return json(200, { id: material.materialId, name: material.filename, mime_type: material.contentType, size_bytes: material.size });
+	}
 	const { principalId: _owner, ...record } = material;
 	return json(201, record);
 }

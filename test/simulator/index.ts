@@ -14,6 +14,7 @@
 //   materials.ts   the six 415 rules   sniff.ts  magic bytes        multipart.ts  form-data parser
 //   decks.ts       decks and jobs on the sim clock                  clock.ts  speed or manual clock
 //   validation.ts  strict bodies, 422 in the framework shape        problem.ts / reply.ts  answer shapes
+//   profile.ts     the choices for the contract's gaps (reference / alternate)   storage.ts  presigned-storage stand-in
 //   faults.ts      seeded fault plan    ledger.ts  requests and charges    control.ts  test control surface
 import type { AddressInfo } from 'node:net';
 import { createControl } from './control';
@@ -44,12 +45,15 @@ export type {
 } from './types';
 export { DEMO_KEY_DESCRIPTIONS } from './demo';
 export { DEFAULT_LIMITS, DEFAULT_STATUS_WORDS } from './state';
+export { PROFILES, createRequires, type ProfileChoices, type ProfileName, type ResultLinks } from './profile';
+export type { StorageRequest } from './storage';
 export { DEFAULT_PRICES } from './pricing';
 export { RECOGNIZED_ACTIONS, RECOGNIZED_RESOURCES } from './auth';
 export { PROBLEM_TYPE_BASE } from './problem';
 
 export async function start(opts: SimulatorOptions = {}): Promise<Simulator> {
 	const state = new SimState(opts);
+	await state.storage.listen();
 	const server = createServer(state);
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
@@ -59,17 +63,23 @@ export async function start(opts: SimulatorOptions = {}): Promise<Simulator> {
 		});
 	});
 	const { port } = server.address() as AddressInfo;
+	state.publicUrl = `http://127.0.0.1:${port}`;
 	let closed: Promise<void> | undefined;
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url: state.publicUrl,
+		profile: state.profile,
+		storage: state.storage,
 		keys: state.keys,
 		ledger: state.ledger,
 		control: createControl(state),
 		close: () => {
-			closed ??= new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			});
+			closed ??= Promise.all([
+				new Promise<void>((resolve) => {
+					server.close(() => resolve());
+					server.closeAllConnections();
+				}),
+				state.storage.close(),
+			]).then(() => undefined);
 			return closed;
 		},
 	};

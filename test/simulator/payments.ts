@@ -18,7 +18,8 @@ export type Cta =
 	| 'insufficient_credits';
 
 export interface PaymentOption {
-	cta: Cta;
+	/** Absent only on the video paywall's options: it names no cta anywhere. */
+	cta?: Cta;
 	kind: 'checkout' | 'client_action';
 	label: string;
 	url?: string;
@@ -122,8 +123,9 @@ export function balanceRefusal(principal: Principal, operation: SpendOperation, 
 	const money = { credits, balance: principal.balance };
 	const short = `costs ${credits} credits; the wallet holds ${principal.balance}.`;
 	if (operation === 'video') {
-		// The paywall: no cta on purpose; clients recognise it by code and treat it as top_up.
-		return paymentRequired('video_paywall', undefined, `The video ${short}`, packs('top_up'), money);
+		// The paywall: no cta anywhere on purpose; clients recognise it by code and treat it as top_up.
+		const options = packs('top_up').map(({ cta: _cta, ...option }) => option);
+		return paymentRequired('video_paywall', undefined, `The video ${short}`, options, money);
 	}
 	if (operation === 'revision') {
 		return paymentRequired(

@@ -24,6 +24,8 @@ export interface Reply {
 	status: number;
 	headers: Record<string, string>;
 	body: ReplyBody;
+	/** Already rewritten into the profile's dialect (dialect.ts). */
+	spoken?: boolean;
 }
 
 export interface WireReply {

@@ -2,7 +2,7 @@
 // its body kind and schema, and whether it spends (spend velocity, Idempotency-Key). Route ids double as the
 // keys of limits.routePerMinute.
 import type { ScopeNeed } from './auth';
-import { createDeck, createRevision, createTranslation, createVideo, getCredits, getStatus, uploadMaterial, type Call } from './handlers';
+import { createDeck, createRevision, createTranslation, createVideo, getCredits, getDeckFile, getStatus, uploadMaterial, type Call } from './handlers';
 import type { Reply } from './reply';
 import type { Capability } from './types';
 import { CREATE_DECK, CREATE_REVISION, CREATE_TRANSLATION, CREATE_VIDEO, type Schema } from './validation';
@@ -23,6 +23,7 @@ export interface Route {
 export const ROUTES: Route[] = [
 	{ id: 'GET /v1/credits', method: 'GET', template: '/v1/credits', scope: { resource: 'credits', action: 'read' }, body: 'none', spending: false, handle: getCredits },
 	{ id: 'POST /v1/decks', method: 'POST', template: '/v1/decks', scope: { resource: 'decks', action: 'spend' }, body: 'json', schema: CREATE_DECK, spending: true, handle: createDeck },
+	{ id: 'GET /v1/decks/{taskId}/files/{name}', method: 'GET', template: '/v1/decks/{taskId}/files/{name}', scope: { resource: 'decks', action: 'read' }, body: 'none', spending: false, handle: getDeckFile },
 	{ id: 'GET /v1/decks/{taskId}/status', method: 'GET', template: '/v1/decks/{taskId}/status', scope: { resource: 'decks', action: 'read' }, body: 'none', spending: false, handle: getStatus },
 	{
 		id: 'POST /v1/decks/{taskId}/revisions',

@@ -8,6 +8,7 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, checkScope } from './auth';
 import type { Call } from './handlers';
+import { renameRateLimitHeaders, speak } from './dialect';
 import { canonicalJson, fingerprint } from './idempotency';
 import { fileIssue, sha256 } from './materials';
 import { boundaryOf, parseMultipart, type Part } from './multipart';
@@ -84,9 +85,9 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 	// Everything was done (charged, stored for replay); only the answer is lost.
 	if (fault?.kind === 'drop-after-commit') return drop(req);
 
-	const wire = 'replay' in outcome ? outcome.replay : serialize(outcome, requestId);
-	const headers: Record<string, string> = { ...ctx.rateHeaders, ...wire.headers, 'x-request-id': requestId };
-	if ('replay' in outcome) headers['idempotency-replayed'] = 'true';
+	const wire = 'replay' in outcome ? outcome.replay : serialize(speak(outcome, state.profile), requestId);
+	const headers: Record<string, string> = renameRateLimitHeaders({ ...ctx.rateHeaders, ...wire.headers, 'x-request-id': requestId }, state.profile);
+	if ('replay' in outcome) headers[state.profile.replayHeader.toLowerCase()] = 'true';
 	headers['content-length'] = String(wire.data.length);
 	record.status = wire.status;
 	if (res.destroyed) return;
@@ -175,7 +176,7 @@ async function processRequest(ctx: Ctx): Promise<Reply | Replay | 'aborted'> {
 		ctx.record.bodySha256 = sha256(raw);
 		const contentType = req.headers['content-type'];
 		if (route.body === 'json') {
-			const parsed = parseJsonBody(raw, contentType, route.schema!);
+			const parsed = parseJsonBody(raw, contentType, schemaFor(route, state));
 			if (!parsed.ok) return validationFailed(parsed.issues);
 			body = parsed.value;
 			canonical = canonicalJson(body);
@@ -228,7 +229,8 @@ async function processRequest(ctx: Ctx): Promise<Reply | Replay | 'aborted'> {
 		}
 		if (fault?.kind === 'latency') await sleep(fault.latencyMs ?? 100);
 		const call: Call = { state, key, principal, params, body, parts, idempotencyKey, now: state.now() };
-		const reply = route.handle(call);
+		// Spoken before it is stored: a replay repeats exactly what the first answer said.
+		const reply = speak(route.handle(call), state.profile);
 		if (claimed && reply.status >= 200 && reply.status < 300) {
 			state.idempotency.complete(principal.id, idempotencyKey!, print, serialize(reply, ''));
 			claimed = false;
@@ -238,6 +240,14 @@ async function processRequest(ctx: Ctx): Promise<Reply | Replay | 'aborted'> {
 		// Anything but a success wrote nothing: free the key so a retry is judged afresh.
 		if (claimed) state.idempotency.release(principal.id, idempotencyKey!);
 	}
+}
+
+/** The route's schema; the create body's required fields are the profile's choice. */
+function schemaFor(route: Route, state: SimState) {
+	const schema = route.schema!;
+	const required = state.profile.requiredCreateFields;
+	if (route.id !== 'POST /v1/decks' || !Array.isArray(required)) return schema;
+	return { ...schema, required: [...new Set([...schema.required, ...required])], check: undefined };
 }
 
 function routeLimit(ctx: Ctx, route: Route): number {

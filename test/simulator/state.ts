@@ -9,7 +9,9 @@ import { SimLedger } from './ledger';
 import type { Material } from './materials';
 import { DEFAULT_PRICES } from './pricing';
 import { BucketSet } from './ratelimit';
+import { resolveProfile, type ProfileChoices, type ProfileName } from './profile';
 import { createRng, type Rng } from './rng';
+import { ObjectStorage } from './storage';
 import type { Capability, DemoKeys, Limits, PriceTable, SimulatorOptions, StatusWords } from './types';
 
 export type LimitsState = Omit<Limits, 'retryAfterMs'> & { retryAfterMs?: number };
@@ -28,6 +30,7 @@ export const DEFAULT_LIMITS: LimitsState = {
 	retryAfterMs: undefined,
 };
 
+/** The reference profile's words (profile B's are in profile.ts). */
 export const DEFAULT_STATUS_WORDS: StatusWords = { queued: 'queued', running: 'generating', succeeded: 'completed', failed: 'failed' };
 
 export class SimState {
@@ -43,6 +46,12 @@ export class SimState {
 	/** Request ids, charge ids, material ids. */
 	readonly ids: Rng;
 	readonly keys: DemoKeys;
+	readonly profile: ProfileChoices & { name: ProfileName };
+	/** Presigned-storage stand-in on another origin (listening once start() returns). */
+	readonly storage: ObjectStorage;
+	/** The API's own origin, set once the server listens (absolute links in bodies). */
+	publicUrl = '';
+	deckFileBytes: number;
 	prices: PriceTable = { ...DEFAULT_PRICES };
 	limits: LimitsState;
 	statusWords: StatusWords;
@@ -52,6 +61,9 @@ export class SimState {
 
 	constructor(opts: SimulatorOptions) {
 		this.seed = opts.seed ?? 1;
+		this.profile = resolveProfile(opts.profile, opts.choices);
+		this.storage = new ObjectStorage(this.seed);
+		this.deckFileBytes = opts.deckFileBytes ?? 4096;
 		this.clock = new SimClock(opts.clock);
 		this.ids = createRng(this.seed, 'ids');
 		this.accounts = new Accounts(createRng(this.seed, 'keys'), () => this.clock.now());
@@ -61,7 +73,7 @@ export class SimState {
 		});
 		this.faults = new FaultPlan(createRng(this.seed, 'faults'), opts.faults ?? []);
 		this.limits = { ...DEFAULT_LIMITS, ...stripUndefined(opts.limits ?? {}) };
-		this.statusWords = { ...DEFAULT_STATUS_WORDS, ...stripUndefined(opts.statusWords ?? {}) };
+		this.statusWords = { ...this.profile.statusWords, ...stripUndefined(opts.statusWords ?? {}) };
 		this.unshipped = new Set(opts.unshipped ?? ['video']);
 		this.keys = createDemoKeys(this.accounts);
 	}

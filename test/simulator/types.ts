@@ -1,3 +1,6 @@
+import type { ProfileChoices, ProfileName } from './profile';
+import type { StorageRequest } from './storage';
+
 // Public types of the reference simulator. Other test code imports these through index.ts;
 // keep names and shapes stable.
 
@@ -68,11 +71,21 @@ export interface Limits {
 export interface SimulatorOptions {
 	/** 0 = ephemeral (default). The host is always 127.0.0.1. */
 	port?: number;
+	/**
+	 * The choices made where the contract says "not shown" (see profile.ts and README.md). Default: the
+	 * `DECKGEN_SIM_PROFILE` environment variable, else 'reference'.
+	 */
+	profile?: ProfileName;
+	/** Single choices overriding the profile's, e.g. `{ replayHeader: 'X-Idempotency-Replayed' }`. */
+	choices?: Partial<ProfileChoices>;
+	/** Size in bytes of each finished deck file (pptx, pdf). Default 4096. */
+	deckFileBytes?: number;
 	/** Seeds every random choice: key secrets, ids, deck durations and outcomes, the fault plan. Default 1. */
 	seed?: number;
 	/** speed = sim-ms per real-ms (default 1); manual = time moves only through control.advance(ms). */
 	clock?: { speed?: number; startAt?: number } | { manual: true; startAt?: number };
 	faults?: FaultRule[];
+	/** Overrides the profile's status words. */
 	statusWords?: Partial<StatusWords>;
 	/** Sim-time range of a deck's generation, default [10 min, 35 min], drawn per deck from the seed. */
 	deckDurationMs?: [number, number];
@@ -235,11 +248,16 @@ export interface SimulatorControl {
 	setStatusWords(words: Partial<StatusWords>): void;
 	setLimits(limits: Partial<Limits>): void;
 	resetLedger(): void;
+	setDeckFileBytes(bytes: number): void;
 }
 
 export interface Simulator {
 	/** http://127.0.0.1:PORT — the API lives under /v1. */
 	url: string;
+	/** The choices this simulator makes for the contract's gaps (profile plus overrides). */
+	profile: Readonly<ProfileChoices & { name: ProfileName }>;
+	/** The presigned-storage stand-in on another origin: its URL and every request it got. */
+	storage: { url: string; readonly requests: ReadonlyArray<StorageRequest> };
 	keys: DemoKeys;
 	ledger: Ledger;
 	control: SimulatorControl;

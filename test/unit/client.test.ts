@@ -362,6 +362,16 @@ describe('callService: the credential gate', () => {
 		expect(gate.remainingPause()).toBe(60_000);
 	});
 
+	it.each([
+		['X-RateLimit-*', 'x-ratelimit-'],
+		['RateLimit-* (IETF draft)', 'ratelimit-'],
+		['X-Rate-Limit-*', 'x-rate-limit-'],
+	])('observe(): %s names are read (issue 8: the contract does not fix them)', (_name, prefix) => {
+		const gate = new CredentialGate(() => 0);
+		gate.observe(json(200, {}, { [`${prefix}remaining`]: '0', [`${prefix}reset`]: '4' }));
+		expect(gate.remainingPause()).toBe(4_000);
+	});
+
 	it.each<[string, Record<string, string>]>([
 		['tokens remain', { 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '7' }],
 		['no reset given', { 'x-ratelimit-remaining': '0' }],

@@ -43,6 +43,16 @@ describe('Deck Generator Wait: description', () => {
 		expect(byName.mode.default).toBe('waitUntilDone');
 		expect(byName.taskIdField.default).toBe('taskId');
 		const options = Object.fromEntries((byName.options.options as Array<{ name: string; default: unknown }>).map((o) => [o.name, o.default]));
-		expect(options).toEqual({ failedWords: '', maxWaitMinutes: 60, pollIntervalSeconds: 5, runningWords: '', succeededWords: '' });
+		expect(options).toEqual({
+			binaryPropertyName: 'data',
+			downloadFile: false,
+			downloadLink: '',
+			failedWords: '',
+			maxDownloadMb: 100,
+			maxWaitMinutes: 60,
+			pollIntervalSeconds: 5,
+			runningWords: '',
+			succeededWords: '',
+		});
 	});
 });

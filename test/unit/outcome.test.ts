@@ -261,3 +261,56 @@ describe('refusalMessage', () => {
 		expect(refusalMessage(outcome)).toBe(UNKNOWN_CTA_ACTION);
 	});
 });
+
+describe('402 routing when the cta is not top-level (issue 8, point 2)', () => {
+	it.each([
+		['confirm_slide_surcharge', 'clientAction'],
+		['buy_revision', 'checkout'],
+		['manage_decks', 'clientAction'],
+		['gift_card', 'checkout'],
+	])('a 402 whose cta %s is only inside options is routed by the first option (%s), not as the paywall', (cta, route) => {
+		const outcome = refusal(classify(payment({ options: [{ cta, label: 'First' }, { cta: 'top_up', label: 'Second' }] })));
+		expect(outcome).toMatchObject({ route, cta, ctaInferred: false });
+		expect(refusalFields(outcome).ctaInferred).toBeUndefined();
+	});
+
+	it('options without any cta, and no top-level cta: the paywall (top_up, inferred)', () => {
+		const outcome = refusal(classify(payment({ options: [{ label: 'Buy 100 credits', url: 'https://pay.example/100' }] })));
+		expect(outcome).toMatchObject({ route: 'checkout', cta: 'top_up', ctaInferred: true });
+	});
+
+	it('the first option that names a cta decides, in the order the service gave', () => {
+		const outcome = refusal(classify(payment({ options: [{ label: 'no cta here' }, { cta: 'manage_decks' }, { cta: 'top_up' }] })));
+		expect(outcome).toMatchObject({ route: 'clientAction', cta: 'manage_decks' });
+	});
+
+	it.each([
+		['top-level', { cta: 'manage_decks', options: [{ cta: 'manage_decks' }] }],
+		['only in options', { options: [{ cta: 'manage_decks' }] }],
+		['absent', { options: [{ label: 'Raise the cap' }] }],
+		['a top_up cta', { cta: 'top_up', options: [{ cta: 'top_up' }] }],
+	])('monthly_credit_cap_reached (cta %s) says raise the cap, another credential or resetAt, never "buy credits"', (_how, members) => {
+		const outcome = refusal(
+			classify(payment({ reason: 'monthly_credit_cap_reached', monthlyCreditCap: 100, monthlyCreditsSpent: 100, resetAt: '2026-02-01T00:00:00.000Z', ...members })),
+		);
+		const { message } = refusalFields(outcome);
+		expect(message).toMatch(/raise the key's cap/);
+		expect(message).toMatch(/another credential/);
+		expect(message).toMatch(/Resets at 2026-02-01T00:00:00.000Z/);
+		expect(message).not.toMatch(/buy credits/i);
+	});
+});
+
+describe('the replay marker (issue 8, point 3)', () => {
+	it.each(['Idempotent-Replayed', 'Idempotency-Replayed', 'X-Idempotent-Replayed', 'X-Idempotency-Replayed', 'IDEMPOTENT-REPLAYED'])(
+		'%s: true marks a replay, in any case',
+		(name) => {
+			const replayed = classify({ status: 200, headers: { [name.toLowerCase()]: 'True' }, text: '{"taskId":"t"}' });
+			expect(replayed).toMatchObject({ route: 'success', replayed: true });
+		},
+	);
+
+	it.each([['idempotent-replayed', 'false'], ['x-replayed', 'true'], ['idempotency-key', 'true']])('%s: %s is not a replay', (name, value) => {
+		expect(classify({ status: 200, headers: { [name]: value }, text: '{"taskId":"t"}' })).toMatchObject({ replayed: false });
+	});
+});

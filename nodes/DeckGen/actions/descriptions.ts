@@ -48,6 +48,12 @@ const operationProperties: INodeProperties[] = [
 				action: 'Create a deck',
 			},
 			{
+				name: 'Download',
+				value: 'download',
+				description: 'Fetch a finished deck’s file as binary data, to attach in Email or Slack',
+				action: 'Download a deck',
+			},
+			{
 				name: 'Generate Video',
 				value: 'generateVideo',
 				description: 'Buy a video of a finished deck',

@@ -9,6 +9,7 @@ import { serviceFor } from '../../shared/n8n/service';
 import { getCredits } from './account/getCredits.operation';
 import { request } from './custom/request.operation';
 import { create } from './deck/create.operation';
+import { download } from './deck/download.operation';
 import { generateVideo } from './deck/generateVideo.operation';
 import { getStatus } from './deck/getStatus.operation';
 import { revise } from './deck/revise.operation';
@@ -19,7 +20,7 @@ import { outputCount } from './outputs';
 
 export const operations: { [R in DeckGenResource]: Record<DeckGenMap[R], Operation> } = {
 	account: { getCredits },
-	deck: { create, getStatus, revise, translate, generateVideo },
+	deck: { create, download, getStatus, revise, translate, generateVideo },
 	material: { upload },
 	custom: { request },
 };

@@ -73,10 +73,15 @@ export function jsonOf(items: INodeExecutionData[]): Array<Record<string, unknow
 	return items.map((item) => item.json as Record<string, unknown>);
 }
 
+/**
+ * A brief every profile accepts: profile B requires title, audience and slide_count (the
+ * contract does not say which creation fields are required), so all of them are filled.
+ */
 export const brief = (extra: Record<string, unknown> = {}) => ({
 	title: 'Q3 review',
 	core_message: 'We grew 20% and will keep growing',
 	audience: 'The board',
+	slide_count: 10,
 	expected_credits: 10,
 	...extra,
 });

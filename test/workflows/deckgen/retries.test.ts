@@ -104,7 +104,7 @@ describe('idempotency keys persist per execution (no second purchase)', () => {
 		const workflow = loadWorkflow('create');
 		const first = await runWith(sim, workflow, key, [brief(), brief({ slide_count: 'twenty' })]);
 		const changed = patchNode(workflow, DECK_NODE, {
-			parameters: { title: '={{ $json.title + " (v2)" }}', additionalFields: {} } as INode['parameters'],
+			parameters: { title: '={{ $json.title + " (v2)" }}', additionalFields: { slideCount: 10 } } as INode['parameters'],
 		});
 		const retry = await runWith(sim, changed, key, [], { previousRun: first, mode: 'retry' });
 		const items = jsonOf(retry.output(DECK_NODE));

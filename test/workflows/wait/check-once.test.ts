@@ -33,7 +33,7 @@ describe('Deck Generator Wait: Check Once', () => {
 			[{ item: 3 }, failedDeck, 'generation_failed'],
 		]);
 		expect(stillRunning.map((item) => [item.pairedItem, item.json.taskId])).toEqual([[{ item: 0 }, running]]);
-		expect(stillRunning[0].json).toMatchObject({ outcome: 'still_running', state: 'running', status: 'queued', polls: 1 });
+		expect(stillRunning[0].json).toMatchObject({ outcome: 'still_running', state: 'running', status: sim.profile.statusWords.queued, polls: 1 });
 		// One read per deck, whatever its state.
 		const reads = statusReads(sim);
 		expect(reads).toHaveLength(4);
@@ -49,6 +49,6 @@ describe('Deck Generator Wait: Check Once', () => {
 
 		expect(first.stillRunning).toHaveLength(1);
 		expect(second.completed).toHaveLength(1);
-		expect(second.completed[0].json).toMatchObject({ taskId, status: 'completed', outcome: 'completed' });
+		expect(second.completed[0].json).toMatchObject({ taskId, status: sim.profile.statusWords.succeeded, outcome: 'completed' });
 	});
 });

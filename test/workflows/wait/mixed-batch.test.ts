@@ -54,6 +54,6 @@ describe('Deck Generator Wait: mixed batch', () => {
 		}
 		expect(completed.length + failed.length + stillRunning.length).toBe(50);
 		expect(failed.filter((item) => item.json.code === 'not_found')).toHaveLength(items.filter((_, n) => n % 7 === 3).length);
-		for (const item of stillRunning) expect(item.json).toMatchObject({ state: 'running', status: 'generating' });
+		for (const item of stillRunning) expect(item.json).toMatchObject({ state: 'running', status: sim.profile.statusWords.running });
 	});
 });

@@ -29,13 +29,16 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 		expect(failed).toEqual([]);
 		expect(stillRunning).toEqual([]);
 		expect(completed.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(completed[0].json).toMatchObject({ taskId: a, customer: 'acme', status: 'completed', state: 'succeeded', outcome: 'completed' });
-		expect(completed[1].json).toMatchObject({ taskId: b, customer: 'globex', status: 'completed', state: 'succeeded', outcome: 'completed' });
+		expect(completed[0].json).toMatchObject({ taskId: a, customer: 'acme', status: sim.profile.statusWords.succeeded, state: 'succeeded', outcome: 'completed' });
+		expect(completed[1].json).toMatchObject({ taskId: b, customer: 'globex', status: sim.profile.statusWords.succeeded, state: 'succeeded', outcome: 'completed' });
 		const reads = statusReads(sim);
 		for (const item of completed) {
 			const json = item.json as Record<string, any>;
-			expect(json.statusBody).toMatchObject({ taskId: json.taskId, status: 'completed', progress: 100 });
-			expect(json.statusBody.deckUrl).toContain(json.taskId);
+			expect(json.statusBody).toMatchObject({ taskId: json.taskId, [sim.profile.statusMember]: sim.profile.statusWords.succeeded, progress: 100 });
+			// Wherever the service put the file's link, deckUrl is it (and links lists every link with its path).
+			expect(json.deckUrl).toContain(json.taskId);
+			expect(json.deckUrl).toMatch(/\.pptx/);
+			expect(json.links).toEqual(expect.arrayContaining([{ path: expect.any(String), url: json.deckUrl }]));
 			const own = reads.filter((r) => r.path.includes(json.taskId));
 			expect(json.polls).toBe(own.length);
 			expect(json.requestId).toBe(own.at(-1)!.requestId);
@@ -57,7 +60,7 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 			taskId,
 			outcome: 'failed',
 			state: 'failed',
-			status: 'failed',
+			status: sim.profile.statusWords.failed,
 			code: 'generation_failed',
 			detail: 'The deck could not be generated. Start a new deck.',
 		});
@@ -92,7 +95,7 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 		expect(stillRunning).toHaveLength(1);
 		expect(stillRunning[0].pairedItem).toEqual({ item: 0 });
 		const json = stillRunning[0].json as Record<string, any>;
-		expect(json).toMatchObject({ taskId, customer: 'acme', outcome: 'still_running', state: 'running', status: 'generating' });
+		expect(json).toMatchObject({ taskId, customer: 'acme', outcome: 'still_running', state: 'running', status: sim.profile.statusWords.running });
 		expect(json.statusBody.progress).toBeLessThan(100);
 		// Max Wait is 0.3 s; the last read starts no later than that.
 		expect(json.elapsedSeconds).toBeGreaterThanOrEqual(0.2);

@@ -1,5 +1,6 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
+import { deckLinks } from '../../../shared/links';
 import { withState } from '../../../shared/status';
 import { deckPath } from '../../../shared/transport';
 import { callOptions, readOptions, readTaskId, taskIdField, optionsCollection } from '../common';
@@ -18,14 +19,15 @@ export const description = updateDisplayOptions(
 
 /**
  * `GET /v1/decks/{taskId}/status`: every field the service returns, plus our `state`
- * (running | succeeded | failed | unknown) from the default status map.
+ * (running | succeeded | failed | unknown) from the default status map, `links` (every http(s)
+ * URL in the body with its path) and `deckUrl` (the most likely deck file).
  */
 export async function execute(item: ItemContext) {
 	const taskId = readTaskId(item.ctx, item.itemIndex);
 	return await sendRead(item, {
 		path: deckPath(taskId, 'status'),
 		retry: readOptions(item.ctx, item.itemIndex).retry,
-		decorate: (body) => ({ taskId, ...withState(body) }),
+		decorate: (body) => ({ taskId, ...withState(body), ...deckLinks(body) }),
 	});
 }
 

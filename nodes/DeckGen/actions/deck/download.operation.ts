@@ -1,0 +1,99 @@
+import { NodeOperationError, updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
+
+import { displayUrl } from '../../../shared/download';
+import { chooseLink, deckLinks } from '../../../shared/links';
+import { downloadFile, downloadOptions, readDownloadSettings } from '../../../shared/n8n/download';
+import { toNodeApiError } from '../../../shared/n8n/errors';
+import { stateOf, statusWordOf } from '../../../shared/status';
+import { deckPath } from '../../../shared/transport';
+import { callOptions, optionsCollection, readOptions, readTaskId, taskIdField } from '../common';
+import type { Operation } from '../node.type';
+import type { ItemContext } from '../send';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Download From',
+		name: 'source',
+		type: 'options',
+		options: [
+			{ name: 'Task ID', value: 'taskId', description: 'Read the deck’s status and download its file' },
+			{ name: 'URL', value: 'url', description: 'Download a link you already have, e.g. deckUrl' },
+		],
+		default: 'taskId',
+	},
+	{ ...taskIdField, displayOptions: { show: { source: ['taskId'] } } },
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		default: '={{ $json.deckUrl }}',
+		required: true,
+		displayOptions: { show: { source: ['url'] } },
+		description: 'The file’s link. The API key is sent only when the link is on the credential’s Base URL; any other host gets no credential.',
+	},
+	optionsCollection([...callOptions, ...downloadOptions].sort((a, b) => a.displayName.localeCompare(b.displayName))),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['deck'], operation: ['download'] } },
+	properties,
+);
+
+/**
+ * The finished deck as n8n binary data, for Email and Slack nodes to attach. From a task id the
+ * status is read and the link picked (deckUrl, or the Download Link path); from a URL it is
+ * fetched as it is. Either way the key goes only to the Base URL's origin (shared/download.ts).
+ */
+export async function execute(item: ItemContext) {
+	const { ctx, itemIndex, service } = item;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const settings = readDownloadSettings(options);
+	const source = ctx.getNodeParameter('source', itemIndex, 'taskId') as string;
+	const json: IDataObject = {};
+	let url: string | undefined;
+
+	if (source === 'url') {
+		url = String(ctx.getNodeParameter('url', itemIndex, '') ?? '').trim();
+		if (!/^https?:\/\//i.test(url)) {
+			throw new NodeOperationError(ctx.getNode(), `URL must be an http(s) link, got "${url}"`, {
+				itemIndex,
+				description: 'Set URL to the deck’s link, e.g. {{ $json.deckUrl }} from Deck Generator Wait or Get Status.',
+			});
+		}
+	} else {
+		const taskId = readTaskId(ctx, itemIndex);
+		const result = await service.call({ method: 'GET', path: deckPath(taskId, 'status') }, readOptions(ctx, itemIndex).retry);
+		if (result.outcome.route !== 'success') {
+			if (result.outcome.route === 'error') throw toNodeApiError(ctx.getNode(), result.outcome.failure, itemIndex, `Reading the status of deck ${taskId}`);
+			throw new NodeOperationError(ctx.getNode(), `Reading the status of deck ${taskId}: ${result.outcome.failure.detail}`, { itemIndex });
+		}
+		const body = result.outcome.body;
+		const word = statusWordOf(body);
+		const found = deckLinks(body);
+		Object.assign(json, { taskId, status: word ?? null, ...found });
+		if (stateOf(word) !== 'succeeded') {
+			throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} is not finished (status "${word ?? ''}"); nothing to download yet`, {
+				itemIndex,
+				description: 'Wait for it with Deck Generator Wait (which can download the file itself), then download.',
+			});
+		}
+		url = chooseLink(found, settings.downloadLink);
+		if (!url) {
+			const paths = found.links.map((link) => link.path).join(', ') || 'none';
+			throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} has no link ${settings.downloadLink ? `at "${settings.downloadLink}"` : 'to download'}`, {
+				itemIndex,
+				description: `Links in its status: ${paths}. Set Download Link to one of them, or leave it empty for deckUrl.`,
+			});
+		}
+	}
+
+	const file = await downloadFile(ctx, service.baseUrl, url, settings.maxBytes, itemIndex);
+	const input = ctx.getInputData()[itemIndex];
+	return {
+		output: 0,
+		json: { ...json, outcome: 'success', fileName: file.fileName, mimeType: file.mimeType, fileSize: file.fileSize, downloadedFrom: displayUrl(url) },
+		binary: { ...input?.binary, [settings.binaryPropertyName]: file.binary },
+	};
+}
+
+export const download: Operation = { description, execute, spends: false };

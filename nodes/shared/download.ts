@@ -1,0 +1,127 @@
+/**
+ * Fetching a finished deck file: the rules, without n8n. One place decides where the credential
+ * may go (style.md, habit 13): the API key is sent only to a URL whose origin is the Base URL's
+ * origin. A presigned storage link, any other host, and every hop of a redirect that leaves the
+ * Base URL's origin get no credential; redirects are followed here, hop by hop, so each hop is
+ * judged again (n8n's own redirect handling would carry the credential across origins).
+ */
+
+/** Redirect hops followed before giving up. */
+export const MAX_REDIRECTS = 5;
+
+export const DEFAULT_MAX_DOWNLOAD_MB = 100;
+
+/** Whether the API key may be sent to `url`: only to the Base URL's own origin. */
+export function mayCarryCredential(url: string, baseUrl: string): boolean {
+	const origin = originOf(url);
+	return origin !== undefined && origin === originOf(baseUrl);
+}
+
+function originOf(url: string): string | undefined {
+	try {
+		const parsed = new URL(url);
+		return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The next URL of a redirect answer, resolved against the URL that answered; undefined if it is not one. */
+export function redirectTarget(status: number, headers: Record<string, string>, from: string): string | undefined {
+	if (![301, 302, 303, 307, 308].includes(status)) return undefined;
+	const location = headers.location;
+	if (!location) return undefined;
+	try {
+		return new URL(location, from).toString();
+	} catch {
+		return undefined;
+	}
+}
+
+const TYPE_BY_EXTENSION: Record<string, string> = {
+	pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+	ppt: 'application/vnd.ms-powerpoint',
+	pdf: 'application/pdf',
+	odp: 'application/vnd.oasis.opendocument.presentation',
+	zip: 'application/zip',
+	mp4: 'video/mp4',
+	png: 'image/png',
+	jpg: 'image/jpeg',
+	jpeg: 'image/jpeg',
+	html: 'text/html',
+};
+
+const EXTENSION_BY_TYPE: Record<string, string> = Object.fromEntries(
+	Object.entries(TYPE_BY_EXTENSION).map(([extension, type]) => [type, extension]),
+);
+
+/** `filename*=UTF-8''…` (RFC 6266 / 5987) first, then `filename="…"`. */
+export function fileNameFromDisposition(disposition: string | undefined): string | undefined {
+	if (!disposition) return undefined;
+	const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(disposition);
+	if (extended) {
+		try {
+			return safeName(decodeURIComponent(extended[2].trim()));
+		} catch {
+			// fall through to the plain form
+		}
+	}
+	const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(disposition);
+	const name = plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2]?.trim();
+	return name ? safeName(name) : undefined;
+}
+
+/** The last segment of the URL's path (a presigned URL's query is not part of the name). */
+export function fileNameFromUrl(url: string): string | undefined {
+	try {
+		const segment = new URL(url).pathname.split('/').filter(Boolean).pop();
+		return segment ? safeName(decodeURIComponent(segment)) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** No directories, no control characters: a name n8n and mail clients can use as it is. */
+function safeName(name: string): string | undefined {
+	const cleaned = name.replace(/[\u0000-\u001f\u007f]/g, '').split(/[\\/]/).pop()?.trim();
+	return cleaned && cleaned !== '.' && cleaned !== '..' ? cleaned : undefined;
+}
+
+export interface FileFacts {
+	fileName: string;
+	mimeType: string;
+}
+
+/**
+ * File name and type from the answer's `Content-Disposition` and `Content-Type`, else from the
+ * URL. A generic type (`application/octet-stream`, `binary/octet-stream`) is replaced by what the
+ * name's extension says; a name without an extension gets one from the type.
+ */
+export function fileFacts(headers: Record<string, string>, url: string, fallbackName = 'deck'): FileFacts {
+	const declared = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	const generic = declared === '' || /octet-stream$/.test(declared);
+	let fileName = fileNameFromDisposition(headers['content-disposition']) ?? fileNameFromUrl(url) ?? fallbackName;
+	const extension = /\.([a-z0-9]{1,8})$/i.exec(fileName)?.[1]?.toLowerCase();
+	const mimeType = generic ? (extension && TYPE_BY_EXTENSION[extension]) || 'application/octet-stream' : declared;
+	if (!extension && EXTENSION_BY_TYPE[mimeType]) fileName = `${fileName}.${EXTENSION_BY_TYPE[mimeType]}`;
+	return { fileName, mimeType };
+}
+
+export function bytesOfMb(megabytes: number | undefined): number {
+	const mb = typeof megabytes === 'number' && Number.isFinite(megabytes) && megabytes > 0 ? megabytes : DEFAULT_MAX_DOWNLOAD_MB;
+	return Math.floor(mb * 1024 * 1024);
+}
+
+export function describeSize(bytes: number): string {
+	return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/** A URL fit for messages and items: the presigned query (a capability) is not repeated. */
+export function displayUrl(url: string): string {
+	try {
+		const parsed = new URL(url);
+		return `${parsed.origin}${parsed.pathname}`;
+	} catch {
+		return url;
+	}
+}

@@ -1,0 +1,98 @@
+/**
+ * The finished deck's links. The contract does not show the status response's fields, so no
+ * member name is assumed: every http(s) URL anywhere in the body is found with its JSON path
+ * (`deckUrl`, `files.pdf`, `export.url`, `result.download_url`, `files[0].url`), and the most
+ * likely deck file is picked by what its name and path say.
+ */
+
+export interface FoundLink {
+	/** JSON path of the member, e.g. `files.pdf` or `files[0].url`. */
+	path: string;
+	url: string;
+}
+
+const MAX_DEPTH = 8;
+
+/** Every http(s) URL string member of a status body, in document order, with its JSON path. */
+export function findLinks(body: unknown): FoundLink[] {
+	const found: FoundLink[] = [];
+	const visit = (value: unknown, path: string, depth: number): void => {
+		if (typeof value === 'string') {
+			if (path && isHttpUrl(value)) found.push({ path, url: value.trim() });
+			return;
+		}
+		if (depth >= MAX_DEPTH || !value || typeof value !== 'object') return;
+		if (Array.isArray(value)) {
+			value.forEach((entry, index) => visit(entry, `${path}[${index}]`, depth + 1));
+			return;
+		}
+		for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
+			visit(member, path ? `${path}.${name}` : name, depth + 1);
+		}
+	};
+	visit(body, '', 0);
+	return found;
+}
+
+function isHttpUrl(text: string): boolean {
+	const trimmed = text.trim();
+	if (!/^https?:\/\//i.test(trimmed)) return false;
+	try {
+		new URL(trimmed);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * What a link's path and URL say about it: words for the deck file raise it, words for pages that
+ * are not the file (a preview, a thumbnail, the status itself, a video) lower it. Earlier entries
+ * of a body win ties, so the service's own order decides between equals.
+ */
+const SIGNALS: Array<[RegExp, number]> = [
+	[/pptx|powerpoint|presentation/i, 60],
+	[/\bpdf\b|[._/]pdf\b|pdf_?url|_pdf|\.pdf/i, 45],
+	[/download|export|file|result|output|artifact/i, 30],
+	[/deck|slides?/i, 20],
+	[/url|href|link/i, 5],
+	[/preview|thumbnail|thumb|image|avatar|logo|icon|web_?url|app_?url|self|status|callback|webhook|docs?\b|help/i, -60],
+	[/video|mp4/i, -40],
+];
+
+function score(link: FoundLink): number {
+	const text = `${link.path} ${pathnameOf(link.url)}`;
+	return SIGNALS.reduce((sum, [pattern, weight]) => (pattern.test(text) ? sum + weight : sum), 0);
+}
+
+function pathnameOf(url: string): string {
+	try {
+		return new URL(url).pathname;
+	} catch {
+		return '';
+	}
+}
+
+/** The link most likely to be the deck file; undefined only when the body has no link at all. */
+export function pickDeckUrl(links: FoundLink[]): string | undefined {
+	let best: { link: FoundLink; score: number } | undefined;
+	for (const link of links) {
+		const value = score(link);
+		if (!best || value > best.score) best = { link, score: value };
+	}
+	return best?.link.url;
+}
+
+/** `links` and `deckUrl` as the nodes add them to an item. */
+export function deckLinks(body: unknown): { links: FoundLink[]; deckUrl?: string } {
+	const links = findLinks(body);
+	const deckUrl = pickDeckUrl(links);
+	return deckUrl ? { links, deckUrl } : { links };
+}
+
+/** The link a user asked for: empty = `deckUrl`; else the JSON path of one of `links` (e.g. `files.pdf`). */
+export function chooseLink(found: { links: FoundLink[]; deckUrl?: string }, which: string | undefined): string | undefined {
+	const wanted = (which ?? '').trim();
+	if (!wanted) return found.deckUrl;
+	return found.links.find((link) => link.path === wanted)?.url;
+}

@@ -1,0 +1,184 @@
+/**
+ * Downloading a finished deck as n8n binary data. Which request may carry the API key is decided
+ * in one place, `mayCarryCredential` (../download.ts): the Base URL's own origin goes through
+ * `httpRequestWithAuthentication`, every other origin through the plain `httpRequest`, with no
+ * credential. Redirects are followed here, one hop at a time, so a hop that leaves the Base URL's
+ * origin is judged again (n8n itself would send the credential on across origins).
+ * The body is read as a stream and counted: past the size cap the download stops, so a large file
+ * is never held in memory whole before it is refused.
+ */
+import {
+	NodeOperationError,
+	type IBinaryData,
+	type IExecuteFunctions,
+	type IHttpRequestOptions,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import {
+	bytesOfMb,
+	DEFAULT_MAX_DOWNLOAD_MB,
+	describeSize,
+	displayUrl,
+	fileFacts,
+	MAX_REDIRECTS,
+	mayCarryCredential,
+	redirectTarget,
+} from '../download';
+import { failureMessage } from './errors';
+import { parseFailure } from '../problem';
+import { lowerCaseHeaders } from '../transport';
+import { CREDENTIAL_TYPE } from './transport';
+
+const DOWNLOAD_TIMEOUT_MS = 5 * 60_000;
+
+/** The download options both nodes offer (the Wait node adds its Download File switch). */
+export const downloadOptions: INodeProperties[] = [
+	{
+		displayName: 'Binary Property',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		description: 'Name of the binary property the downloaded file is put in, for Email and Slack nodes to attach',
+	},
+	{
+		displayName: 'Download Link',
+		name: 'downloadLink',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. files.pdf',
+		description:
+			'Which link of the status to download: empty for deckUrl (the most likely deck file), else the path of one of the item\'s links, e.g. files.pdf',
+	},
+	{
+		displayName: 'Max Download Size (MB)',
+		name: 'maxDownloadMb',
+		type: 'number',
+		typeOptions: { minValue: 0.001 },
+		default: DEFAULT_MAX_DOWNLOAD_MB,
+		description: 'A larger file is refused with a clear error instead of being downloaded',
+	},
+];
+
+export interface DownloadSettings {
+	binaryPropertyName: string;
+	downloadLink?: string;
+	maxBytes: number;
+}
+
+export function readDownloadSettings(options: { binaryPropertyName?: string; downloadLink?: string; maxDownloadMb?: number }): DownloadSettings {
+	return {
+		binaryPropertyName: (options.binaryPropertyName ?? '').trim() || 'data',
+		downloadLink: (options.downloadLink ?? '').trim() || undefined,
+		maxBytes: bytesOfMb(options.maxDownloadMb),
+	};
+}
+
+export interface DownloadedFile {
+	binary: IBinaryData;
+	fileName: string;
+	mimeType: string;
+	fileSize: number;
+}
+
+interface RawResponse {
+	statusCode: number;
+	headers: Record<string, string | string[]>;
+	body: unknown;
+}
+
+export async function downloadFile(
+	ctx: IExecuteFunctions,
+	baseUrl: string,
+	url: string,
+	maxBytes: number,
+	itemIndex: number,
+): Promise<DownloadedFile> {
+	const fail = (message: string, description: string) => new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+	let current = url;
+	for (let hop = 0; ; hop++) {
+		const options: IHttpRequestOptions = {
+			method: 'GET',
+			url: current,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			encoding: 'stream',
+			json: false,
+			timeout: DOWNLOAD_TIMEOUT_MS,
+			abortSignal: ctx.getExecutionCancelSignal?.(),
+		};
+		let response: RawResponse;
+		try {
+			response = (
+				mayCarryCredential(current, baseUrl)
+					? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)
+					: await ctx.helpers.httpRequest(options)
+			) as RawResponse;
+		} catch (error) {
+			// n8n's error carries the request config (headers included): only its first line leaves here.
+			const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+			throw fail(`Could not download ${displayUrl(current)}: ${message}`, 'Check that the link is reachable from n8n; presigned links expire, so read the status again for a fresh one.');
+		}
+		const headers = lowerCaseHeaders(response.headers ?? {});
+		const next = redirectTarget(response.statusCode, headers, current);
+		if (next) {
+			discard(response.body);
+			if (hop >= MAX_REDIRECTS) throw fail(`Could not download ${displayUrl(url)}: more than ${MAX_REDIRECTS} redirects`, 'The link keeps redirecting; open it in a browser to see where it leads.');
+			current = next;
+			continue;
+		}
+		if (response.statusCode < 200 || response.statusCode >= 300) {
+			const text = (await readCapped(response.body, 64 * 1024)).data.toString('utf8');
+			const failure = parseFailure({ status: response.statusCode, headers, text });
+			throw fail(
+				`Could not download ${displayUrl(current)}: ${failureMessage(failure)}`,
+				response.statusCode === 403 || response.statusCode === 404
+					? 'A presigned link may have expired: read the deck status again for a fresh link, then download.'
+					: 'Try again later; the deck itself is not affected.',
+			);
+		}
+		const declared = Number(headers['content-length']);
+		if (Number.isFinite(declared) && declared > maxBytes) {
+			discard(response.body);
+			throw tooLarge(fail, current, declared, maxBytes);
+		}
+		const read = await readCapped(response.body, maxBytes);
+		if (read.truncated) throw tooLarge(fail, current, undefined, maxBytes);
+		const facts = fileFacts(headers, current);
+		const binary = await ctx.helpers.prepareBinaryData(read.data, facts.fileName, facts.mimeType);
+		return { binary, fileName: facts.fileName, mimeType: facts.mimeType, fileSize: read.data.length };
+	}
+}
+
+function tooLarge(fail: (m: string, d: string) => NodeOperationError, url: string, size: number | undefined, maxBytes: number) {
+	return fail(
+		`The file at ${displayUrl(url)} is ${size !== undefined ? describeSize(size) : 'larger than that'}, above Max Download Size (${describeSize(maxBytes)}); nothing was kept`,
+		'Raise "Max Download Size (MB)" in the options, or pass deckUrl on as a link instead of a file.',
+	);
+}
+
+/** Reads a body (stream or bytes) up to `maxBytes`; past it, stops reading and says so. */
+async function readCapped(body: unknown, maxBytes: number): Promise<{ data: Buffer; truncated: boolean }> {
+	if (body === undefined || body === null) return { data: Buffer.alloc(0), truncated: false };
+	if (Buffer.isBuffer(body) || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || typeof body === 'string') {
+		const data = typeof body === 'string' ? Buffer.from(body) : Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
+		return data.length > maxBytes ? { data: Buffer.alloc(0), truncated: true } : { data, truncated: false };
+	}
+	const stream = body as AsyncIterable<Buffer> & { destroy?: () => void };
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of stream) {
+		size += chunk.length;
+		if (size > maxBytes) {
+			stream.destroy?.();
+			return { data: Buffer.alloc(0), truncated: true };
+		}
+		chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+	}
+	return { data: Buffer.concat(chunks), truncated: false };
+}
+
+function discard(body: unknown): void {
+	(body as { destroy?: () => void } | undefined)?.destroy?.();
+}

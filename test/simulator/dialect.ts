@@ -1,0 +1,71 @@
+// The profile's failure dialect. Handlers and the pipeline build every refusal in the reference form; this one
+// step rewrites it into the profile's legal choices (type URI, where a 402 names its cta, 401/413/edge-429
+// bodies, 400 vs 422, org-spend refusal as 403, rate-limit header names). Success bodies differ per profile in
+// the handlers themselves (handlers.ts), where the values live.
+import type { ProfileChoices } from './profile';
+import { PROBLEM_TYPE_BASE, problem, type ValidationIssue } from './problem';
+import type { ProblemBody, Reply } from './reply';
+
+export function speak(reply: Reply, profile: ProfileChoices): Reply {
+	if (reply.spoken) return reply;
+	let out: Reply = { ...reply, spoken: true };
+	if (out.body.kind === 'problem') out = speakProblem(out, out.body.value, profile);
+	else if (out.body.kind === 'json' && out.status === 422 && profile.bodyValidation === '400-problem') {
+		const issues = (out.body.value as { detail: ValidationIssue[] }).detail;
+		out = {
+			...problem(400, 'validation_failed', {
+				detail: issues.map((i) => `${i.loc.filter((p) => p !== 'body').join('.') || 'body'}: ${i.msg}`).join('; '),
+				retryable: false,
+				extra: { errors: issues.map((i) => ({ field: i.loc.filter((p) => p !== 'body').join('.') || 'body', message: i.msg })) },
+			}),
+			spoken: true,
+		};
+		out = speakProblem(out, (out.body as { value: ProblemBody }).value, profile);
+	} else if (out.body.kind === 'raw' && out.status === 429 && profile.edge429 === 'json') {
+		out = { ...out, body: { kind: 'json', value: { message: 'API rate limit exceeded' } } };
+	} else if (out.body.kind === 'raw' && out.status === 413 && profile.body413 === 'json') {
+		out = { ...out, body: { kind: 'json', value: { error: { code: 413, message: 'Request Entity Too Large' } } } };
+	}
+	return out;
+}
+
+function speakProblem(reply: Reply, body: ProblemBody, profile: ProfileChoices): Reply {
+	let value: ProblemBody = { ...body };
+	let status = reply.status;
+	const headers = { ...reply.headers };
+	if (value.type.startsWith(PROBLEM_TYPE_BASE)) value.type = profile.problemTypeBase + value.type.slice(PROBLEM_TYPE_BASE.length);
+
+	if (status === 401 && profile.unauthorizedBody === 'plain-json') {
+		// An auth layer in front of the API answers in OAuth's words, not problem+json.
+		return { status, headers, body: { kind: 'json', value: { error: 'invalid_token', error_description: value.detail } }, spoken: true };
+	}
+	if (status === 402 && value.reason === 'org_spend_disabled' && profile.orgSpendDisabledStatus === 403) {
+		const { cta: _cta, options: _options, ...rest } = value;
+		value = { ...rest, code: 'forbidden', title: 'Forbidden', status: 403, type: profile.problemTypeBase + 'forbidden' };
+		status = 403;
+	}
+	if (status === 402) {
+		if (profile.paymentCta !== 'top-level') delete value.cta;
+		if (profile.paymentCta === 'none' && Array.isArray(value.options)) {
+			value.options = value.options.map((option) => {
+				const { cta: _cta, ...restOfOption } = option as Record<string, unknown>;
+				return restOfOption;
+			});
+		}
+	}
+	if (status === 400 && value.code === 'validation_failed' && profile.missingKeyStatus === 422 && /^idempotency_key/.test(value.reason ?? '')) {
+		status = 422;
+		value.status = 422;
+	}
+	return { status, headers, body: { kind: 'problem', value }, spoken: true };
+}
+
+/** X-RateLimit-* of the reference, under the profile's names (applied to every answer's headers). */
+export function renameRateLimitHeaders(headers: Record<string, string>, profile: ProfileChoices): Record<string, string> {
+	if (profile.rateLimitHeaders === 'x-ratelimit-') return headers;
+	const out: Record<string, string> = {};
+	for (const [name, value] of Object.entries(headers)) {
+		out[name.startsWith('x-ratelimit-') ? profile.rateLimitHeaders + name.slice('x-ratelimit-'.length) : name] = value;
+	}
+	return out;
+}

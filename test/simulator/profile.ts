@@ -1,0 +1,138 @@
+// Profiles: the simulator's choices wherever the contract says "not shown". `reference` is the reading this
+// simulator was built with; `alternate` takes the other legal side of every gap, so a client fitted to one
+// reading fails a test instead of a user. Every choice can be flipped on its own:
+//
+//   start({ profile: 'alternate' })                                   // every choice of profile B
+//   start({ profile: 'reference', choices: { replayHeader: 'X-Idempotency-Replayed' } })   // one flipped
+//
+// The table of both profiles is in README.md beside this file. Rules the contract does state hold in both
+// (test/conformance runs against each).
+import type { StatusWords } from './types';
+
+export type ProfileName = 'reference' | 'alternate';
+
+/** Where a finished deck's links sit in the status body. */
+export type ResultLinks =
+	/** `deckUrl` (string) */
+	| 'deckUrl'
+	/** `files: { pptx, pdf }` */
+	| 'files'
+	/** `export: { url, format, expiresAt }` */
+	| 'export'
+	/** `result: { download_url, pdf_url }` */
+	| 'result';
+
+export interface ProfileChoices {
+	/** Success status of `POST /v1/decks` (and the other spending POSTs). */
+	createStatus: 200 | 201 | 202;
+	/** Creation answer: `full` = taskId, status, creditsCharged, createdAt, version, max_versions; `minimal` = taskId, state, `_links.status`. */
+	createResponse: 'full' | 'minimal';
+	/** The words of the status endpoint. */
+	statusWords: StatusWords;
+	/** The member that carries the status word. */
+	statusMember: 'status' | 'state';
+	/** Where the finished deck's links are. */
+	resultLinks: ResultLinks;
+	/**
+	 * Where the links point. `api`: the API's own origin (`/v1/decks/{taskId}/files/{name}`, bearer required).
+	 * `storage`: presigned URLs on a second loopback server (a storage stand-in that refuses an Authorization
+	 * header as S3 does). `redirect`: the API origin, which answers 302 to the presigned storage URL.
+	 */
+	fileLinks: 'api' | 'storage' | 'redirect';
+	/** The header that marks an idempotent replay (value `true`). */
+	replayHeader: string;
+	/** Create fields required beyond `expected_credits`. `title-or-core-message` = at least one of the two. */
+	requiredCreateFields: 'title-or-core-message' | string[];
+	/**
+	 * Where a 402 names its cta. `top-level` = `cta` member plus each option's cta; `options-only` = only inside
+	 * `options`; `none` = nowhere (not a profile choice: only the video paywall does that, tests use it to prove
+	 * that any 402 without a cta is treated as the paywall).
+	 */
+	paymentCta: 'top-level' | 'options-only' | 'none';
+	/** Body of the edge 429 (before authentication): `text` = text/plain; `json` = a gateway's JSON. */
+	edge429: 'text' | 'json';
+	/** Body of the size layer's 413: `html` = an nginx page; `json` = a gateway's JSON. */
+	body413: 'html' | 'json';
+	/** Prefix of the rate-limit headers: `x-ratelimit-` (X-RateLimit-Remaining), `ratelimit-` (IETF draft), `x-rate-limit-`. */
+	rateLimitHeaders: 'x-ratelimit-' | 'ratelimit-' | 'x-rate-limit-';
+	/** Strict-body refusal: `422-framework` = 422 `{"detail":[{loc,msg}]}`; `400-problem` = 400 problem+json with `errors: [{field, message}]`. */
+	bodyValidation: '422-framework' | '400-problem';
+	/** Status of the missing/invalid Idempotency-Key refusal (problem+json `validation_failed` either way). */
+	missingKeyStatus: 400 | 422;
+	/** 401 body: `problem` = problem+json `unauthorized`; `plain-json` = `{"error":"invalid_token","error_description":…}` from an auth layer. */
+	unauthorizedBody: 'problem' | 'plain-json';
+	/** Base of every problem's `type` URI (the code is appended). */
+	problemTypeBase: string;
+	/** Credits answer: `reference` = `{credits, wallet, principal, …}`; `nested` = `{balance: {available, currency}, account: {…}, key: {…}}`. */
+	creditsResponse: 'reference' | 'nested';
+	/** Upload answer: `reference` = 201 `{materialId, filename, contentType, size, sha256}`; `plain` = 200 `{id, name, mime_type, size_bytes}`. */
+	materialResponse: 'reference' | 'plain';
+	/** Org-key spend switched off: 402 `org_spend_disabled`, or 403 `forbidden` (the contract allows both). */
+	orgSpendDisabledStatus: 402 | 403;
+	/** Whether file answers carry `Content-Disposition` (else a client must take the name from the URL). */
+	fileDisposition: boolean;
+}
+
+export const PROFILES: Record<ProfileName, ProfileChoices> = {
+	reference: {
+		createStatus: 202,
+		createResponse: 'full',
+		statusWords: { queued: 'queued', running: 'generating', succeeded: 'completed', failed: 'failed' },
+		statusMember: 'status',
+		resultLinks: 'deckUrl',
+		fileLinks: 'api',
+		replayHeader: 'Idempotency-Replayed',
+		requiredCreateFields: 'title-or-core-message',
+		paymentCta: 'top-level',
+		edge429: 'text',
+		body413: 'html',
+		rateLimitHeaders: 'x-ratelimit-',
+		bodyValidation: '422-framework',
+		missingKeyStatus: 400,
+		unauthorizedBody: 'problem',
+		problemTypeBase: 'https://docs.deckgen.example/api/errors#',
+		creditsResponse: 'reference',
+		materialResponse: 'reference',
+		orgSpendDisabledStatus: 402,
+		fileDisposition: true,
+	},
+	alternate: {
+		createStatus: 201,
+		createResponse: 'minimal',
+		statusWords: { queued: 'QUEUED', running: 'IN_PROGRESS', succeeded: 'SUCCEEDED', failed: 'FAILED' },
+		statusMember: 'state',
+		resultLinks: 'files',
+		fileLinks: 'storage',
+		replayHeader: 'Idempotent-Replayed',
+		requiredCreateFields: ['title', 'audience', 'slide_count'],
+		paymentCta: 'options-only',
+		edge429: 'json',
+		body413: 'json',
+		rateLimitHeaders: 'ratelimit-',
+		bodyValidation: '400-problem',
+		missingKeyStatus: 422,
+		unauthorizedBody: 'plain-json',
+		problemTypeBase: 'https://api.deckgen.example/problems/',
+		creditsResponse: 'nested',
+		materialResponse: 'plain',
+		orgSpendDisabledStatus: 403,
+		fileDisposition: false,
+	},
+};
+
+/** The profile tests run against when they name none: `DECKGEN_SIM_PROFILE` (the jest project "profile B" sets it). */
+export function defaultProfileName(): ProfileName {
+	const fromEnv = process.env.DECKGEN_SIM_PROFILE;
+	return fromEnv === 'alternate' ? 'alternate' : 'reference';
+}
+
+export function resolveProfile(name: ProfileName | undefined, choices: Partial<ProfileChoices> = {}): ProfileChoices & { name: ProfileName } {
+	const base = name ?? defaultProfileName();
+	const defined = Object.fromEntries(Object.entries(choices).filter(([, v]) => v !== undefined)) as Partial<ProfileChoices>;
+	return { ...PROFILES[base], ...defined, name: base };
+}
+
+/** Whether the create body needs `field` under this profile (tests fill exactly what is needed). */
+export function createRequires(profile: ProfileChoices, field: string): boolean {
+	return Array.isArray(profile.requiredCreateFields) && profile.requiredCreateFields.includes(field);
+}

@@ -1,0 +1,79 @@
+// A stand-in for presigned object storage on ANOTHER origin (its own loopback port): the place a real service
+// may put finished decks. A URL is valid only with its signature; like S3, a request that also carries an
+// Authorization header is refused (400 InvalidArgument, "Only one auth mechanism allowed"), and every request
+// is recorded with whether an Authorization header arrived, so tests can prove a client never sends its key
+// to another host.
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface StoredFile {
+	data: Buffer;
+	contentType: string;
+}
+
+export interface StorageRequest {
+	method: string;
+	path: string;
+	/** Whether any Authorization header arrived (its value is never kept). */
+	authorization: boolean;
+	status: number;
+}
+
+export class ObjectStorage {
+	readonly requests: StorageRequest[] = [];
+	private readonly files = new Map<string, StoredFile>();
+	private readonly server: http.Server;
+	private readonly secret: string;
+	url = '';
+
+	constructor(seed: number) {
+		this.secret = `storage-secret-${seed}`;
+		this.server = http.createServer((req, res) => this.handle(req, res));
+	}
+
+	async listen(): Promise<void> {
+		await new Promise<void>((resolve, reject) => {
+			this.server.once('error', reject);
+			this.server.listen(0, '127.0.0.1', () => resolve());
+		});
+		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+	}
+
+	close(): Promise<void> {
+		return new Promise<void>((resolve) => {
+			this.server.close(() => resolve());
+			this.server.closeAllConnections();
+		});
+	}
+
+	/** Stores (or replaces) an object and returns a presigned URL for it. */
+	put(objectPath: string, file: StoredFile): string {
+		this.files.set(objectPath, file);
+		return `${this.url}${objectPath}?X-Amz-Expires=3600&X-Amz-Signature=${this.sign(objectPath)}`;
+	}
+
+	private sign(objectPath: string): string {
+		return createHmac('sha256', this.secret).update(objectPath).digest('hex').slice(0, 32);
+	}
+
+	private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+		const url = new URL(req.url ?? '/', 'http://storage');
+		const record: StorageRequest = { method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization !== undefined, status: 0 };
+		this.requests.push(record);
+		const answer = (status: number, code: string, message: string) => {
+			record.status = status;
+			const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+			res.writeHead(status, { 'content-type': 'application/xml', 'content-length': String(Buffer.byteLength(body)) });
+			res.end(body);
+		};
+		if (record.method !== 'GET' && record.method !== 'HEAD') return answer(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
+		if (record.authorization) return answer(400, 'InvalidArgument', 'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified');
+		if (url.searchParams.get('X-Amz-Signature') !== this.sign(url.pathname)) return answer(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
+		const file = this.files.get(url.pathname);
+		if (!file) return answer(404, 'NoSuchKey', 'The specified key does not exist.');
+		record.status = 200;
+		res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.data.length), etag: `"${this.sign(url.pathname).slice(0, 16)}"` });
+		res.end(record.method === 'HEAD' ? undefined : file.data);
+	}
+}

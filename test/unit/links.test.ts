@@ -1,0 +1,99 @@
+/**
+ * links.ts and download.ts: finding a deck's links wherever a status body puts them, picking the
+ * file, and the one rule for where the API key may go.
+ */
+import {
+	fileFacts,
+	fileNameFromDisposition,
+	mayCarryCredential,
+	redirectTarget,
+} from '../../nodes/shared/download';
+import { chooseLink, deckLinks, findLinks, pickDeckUrl } from '../../nodes/shared/links';
+
+const PPTX = 'https://files.example/decks/t1/deck.pptx?X-Amz-Signature=abc';
+const PDF = 'https://files.example/decks/t1/deck.pdf?X-Amz-Signature=def';
+
+describe('findLinks', () => {
+	it('finds every http(s) URL with its JSON path, nested and in arrays, and nothing else', () => {
+		const body = {
+			taskId: 't1',
+			status: 'done',
+			files: { pptx: PPTX, pdf: PDF },
+			export: { url: 'http://127.0.0.1:9/x.pptx', format: 'pptx' },
+			outputs: [{ kind: 'pdf', href: PDF }],
+			_links: { status: '/v1/decks/t1/status' },
+			note: 'see https://docs.example inline text',
+			mail: 'mailto:a@b.example',
+		};
+		expect(findLinks(body)).toEqual([
+			{ path: 'files.pptx', url: PPTX },
+			{ path: 'files.pdf', url: PDF },
+			{ path: 'export.url', url: 'http://127.0.0.1:9/x.pptx' },
+			{ path: 'outputs[0].href', url: PDF },
+		]);
+	});
+
+	it('a body without links gives none, and no deckUrl', () => {
+		expect(deckLinks({ status: 'running', progress: 40 })).toEqual({ links: [] });
+	});
+});
+
+describe('pickDeckUrl: the deck file, not a page about it', () => {
+	it.each<[string, Record<string, unknown>, string]>([
+		['deckUrl', { deckUrl: PPTX }, PPTX],
+		['files: {pptx, pdf}', { files: { pdf: PDF, pptx: PPTX } }, PPTX],
+		['export.url', { webUrl: 'https://app.example/decks/t1', export: { url: 'https://s.example/o/abc' } }, 'https://s.example/o/abc'],
+		['result.download_url', { result: { download_url: 'https://s.example/o/1' }, preview_url: 'https://cdn.example/t1.png' }, 'https://s.example/o/1'],
+		['a pdf beats a video and a thumbnail', { videoUrl: 'https://app.example/v.mp4', thumbnail: 'https://cdn.example/t.png', pdf_url: PDF }, PDF],
+		['only a page: still the one link there is', { webUrl: 'https://app.example/decks/t1' }, 'https://app.example/decks/t1'],
+	])('%s', (_name, body, expected) => {
+		expect(pickDeckUrl(findLinks(body))).toBe(expected);
+	});
+
+	it('chooseLink: empty is deckUrl, a path picks that link, an unknown path picks none', () => {
+		const found = deckLinks({ files: { pptx: PPTX, pdf: PDF } });
+		expect(chooseLink(found, '')).toBe(PPTX);
+		expect(chooseLink(found, ' files.pdf ')).toBe(PDF);
+		expect(chooseLink(found, 'files.docx')).toBeUndefined();
+	});
+});
+
+describe('mayCarryCredential: the key goes only to the Base URL origin', () => {
+	it.each<[string, string, boolean]>([
+		['https://api.example/v1/decks/t/files/deck.pptx', 'https://api.example', true],
+		['https://api.example:443/x', 'https://api.example/', true],
+		['http://api.example/x', 'https://api.example', false],
+		['https://api.example:8443/x', 'https://api.example', false],
+		['https://files.api.example/x', 'https://api.example', false],
+		['https://api.example.evil.example/x', 'https://api.example', false],
+		['http://127.0.0.1:4011/x', 'http://127.0.0.1:4010', false],
+		['ftp://api.example/x', 'ftp://api.example', false],
+		['not a url', 'https://api.example', false],
+	])('%s with Base URL %s: %s', (url, base, expected) => {
+		expect(mayCarryCredential(url, base)).toBe(expected);
+	});
+
+	it('a redirect target is resolved against the URL that answered', () => {
+		expect(redirectTarget(302, { location: '/o/1' }, 'https://api.example/v1/x')).toBe('https://api.example/o/1');
+		expect(redirectTarget(307, { location: 'https://s.example/o' }, 'https://api.example/v1/x')).toBe('https://s.example/o');
+		expect(redirectTarget(200, { location: 'https://s.example/o' }, 'https://api.example/v1/x')).toBeUndefined();
+	});
+});
+
+describe('file name and type: headers first, else the URL', () => {
+	it('Content-Disposition, plain and RFC 5987, never a directory', () => {
+		expect(fileNameFromDisposition('attachment; filename="Q3 review.pptx"')).toBe('Q3 review.pptx');
+		expect(fileNameFromDisposition("attachment; filename*=UTF-8''Gr%C3%BC%C3%9Fe.pdf; filename=\"x.pdf\"")).toBe('Grüße.pdf');
+		expect(fileNameFromDisposition('attachment; filename="../../etc/passwd"')).toBe('passwd');
+		expect(fileNameFromDisposition('inline')).toBeUndefined();
+	});
+
+	it.each<[string, Record<string, string>, string, { fileName: string; mimeType: string }]>([
+		['headers say it', { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="a.pdf"' }, 'https://x.example/dl?id=1', { fileName: 'a.pdf', mimeType: 'application/pdf' }],
+		['octet-stream, name from the URL path (query ignored)', { 'content-type': 'binary/octet-stream' }, PPTX, { fileName: 'deck.pptx', mimeType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' }],
+		['a type and a name without extension', { 'content-type': 'application/pdf' }, 'https://s.example/o/abc123', { fileName: 'abc123.pdf', mimeType: 'application/pdf' }],
+		['nothing at all', {}, 'https://s.example/', { fileName: 'deck', mimeType: 'application/octet-stream' }],
+	])('%s', (_name, headers, url, expected) => {
+		expect(fileFacts(headers, url)).toEqual(expected);
+	});
+});
