@@ -27,7 +27,7 @@
  */
 import { writeFileSync } from 'node:fs';
 
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { connections, node, runWorkflow, type RunResult, type WorkflowJson } from '../harness';
 import { start, type Charge, type FaultRule, type RequestRecord, type Simulator } from '../simulator';
@@ -81,7 +81,7 @@ function parseArgs(argv: string[]): Args {
 		spends: int('spends', 1000),
 		json: value('json'),
 		seed: int('seed', 1 + Math.floor(Math.random() * 2 ** 31)),
-		parallel: int('parallel', 2),
+		parallel: int('parallel', 4),
 	};
 }
 
@@ -263,7 +263,7 @@ class Soak {
 		}
 	}
 
-	private spendItem(operation: Operation, key: string, spend: number, redelivered: boolean): { json: Record<string, unknown> } {
+	private spendItem(operation: Operation, key: string, spend: number, redelivered: boolean): { json: IDataObject } {
 		const delivery = redelivered ? { delivery_id: `delivery-${this.seed}-${spend}` } : {};
 		switch (operation) {
 			case 'create':
