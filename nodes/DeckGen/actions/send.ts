@@ -162,7 +162,6 @@ function purchaseResult(result: CallResult): PurchaseResult {
 	return result.unansweredAttempts > 0 ? { kind: 'unanswered' } : { kind: 'unknown' };
 }
 
-
 interface EmitOptions {
 	decorate?: (body: Record<string, unknown>) => Record<string, unknown>;
 	/** The Idempotency-Key the final request was sent with. */
