@@ -109,6 +109,11 @@ export interface CallResult {
 	attempts: number;
 	/** Set when the last attempt got no response at all. */
 	networkError?: Error;
+	/**
+	 * Attempts that were sent and got no response. On a keyed POST each of them may have been
+	 * committed by the service (the answer lost on the way back).
+	 */
+	unansweredAttempts: number;
 	/** Set when the policy stopped because the service asked for a wait longer than allowed. */
 	waitTooLongMs?: number;
 }
@@ -121,6 +126,7 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 	);
 	// Per-code retry budgets (500: once) count retries of that code, not every earlier attempt.
 	const retriesByCode = new Map<string, number>();
+	let unansweredAttempts = 0;
 
 	for (let attempt = 1; ; attempt++) {
 		throwIfCancelled(options.signal);
@@ -133,14 +139,17 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 		try {
 			response = await options.transport(request);
 		} catch (error) {
-			if (error instanceof TransportError) networkError = error;
+			if (error instanceof TransportError) {
+				networkError = error;
+				unansweredAttempts++;
+			}
 			else unexpected = error ?? new Error('transport failed');
 		}
 		// Anything but "no response" (a cancel, a bug) is not the retry policy's business.
 		if (unexpected !== undefined) throw unexpected;
 		if (response) {
 			options.gate?.observe(response, settings.maxRetryWaitMs);
-			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt };
+			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt, unansweredAttempts };
 			failure = parseFailure(response);
 			// Other calls of the credential never wait longer than Max Retry Wait for it either.
 			if (isRateLimit(failure)) options.gate?.pauseFor(Math.min(failure.retryAfterMs ?? 1_000, settings.maxRetryWaitMs));
@@ -159,11 +168,14 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 			random,
 		);
 		if (!decision.retry) {
-			if (!response) return { outcome: noResponseOutcome(networkError!, attempt), attempts: attempt, networkError };
+			if (!response) {
+				return { outcome: noResponseOutcome(networkError!, attempt), attempts: attempt, networkError, unansweredAttempts };
+			}
 			return {
 				outcome: classifyFailure(failure!),
 				response,
 				attempts: attempt,
+				unansweredAttempts,
 				waitTooLongMs: decision.waitTooLongMs,
 			};
 		}

@@ -130,3 +130,73 @@ export function idempotencyKeyFor(
 	slotEntries[bodyHash] = key;
 	return key;
 }
+
+/**
+ * A purchase the node learned of in this execution, kept in the same store as the keys (the node's
+ * execution context), so that it outlives the try that made it: n8n saves only the last try's
+ * error, and a later try may fail before it reaches the item again.
+ */
+export interface Purchase {
+	operation: string;
+	runIndex: number;
+	itemIndex: number;
+	/** The Idempotency-Key it was sent with: retrying with it replays, never buys again. */
+	key: string;
+	/**
+	 * `bought`: the service answered 2xx (`taskId` is the deck, when the answer named one).
+	 * `unanswered`: sent, but no answer came back after every attempt; it may have been bought.
+	 */
+	state: 'bought' | 'unanswered';
+	taskId?: string;
+}
+
+const PURCHASES_MEMBER = 'deckgenPurchases';
+
+/** Said of a request that was sent but never answered, wherever it is named. */
+export const MAY_HAVE_BEEN_BOUGHT = 'may have been bought; retrying the execution replays it without a second charge';
+
+function purchaseEntries(store: KeyStore): Record<string /* key */, Purchase> {
+	const existing = store[PURCHASES_MEMBER];
+	if (existing && typeof existing === 'object') return existing as Record<string, Purchase>;
+	const created: Record<string, Purchase> = {};
+	store[PURCHASES_MEMBER] = created;
+	return created;
+}
+
+/** How one keyed spending request ended, as far as what it may have bought is concerned. */
+export type PurchaseResult =
+	| { kind: 'bought'; taskId?: string }
+	/** Some attempt got no answer, and no later answer settled it: it may have been bought. */
+	| { kind: 'unanswered' }
+	/** The service judged this key and refused it (a refusal is never stored): nothing was bought. */
+	| { kind: 'refused' }
+	/** Nothing learned (e.g. every answer was a 503 before the key was looked at). */
+	| { kind: 'unknown' };
+
+export function recordPurchase(store: KeyStore, slot: KeySlot, key: string, result: PurchaseResult): void {
+	const entries = purchaseEntries(store);
+	const known = entries[key];
+	switch (result.kind) {
+		case 'bought':
+			entries[key] = { ...slot, key, state: 'bought', ...(result.taskId ? { taskId: result.taskId } : {}) };
+			return;
+		case 'unanswered':
+			// A purchase already confirmed (an earlier try got its answer) stays confirmed.
+			if (known?.state !== 'bought') entries[key] = { ...slot, key, state: 'unanswered' };
+			return;
+		case 'refused':
+			if (known?.state === 'unanswered') delete entries[key];
+			return;
+		case 'unknown':
+			return;
+	}
+}
+
+/** Every purchase of the execution, from every try and run of the node, in item order. */
+export function purchasesIn(store: KeyStore): Purchase[] {
+	const existing = store[PURCHASES_MEMBER];
+	if (!existing || typeof existing !== 'object') return [];
+	return Object.values(existing as Record<string, Purchase>).sort(
+		(a, b) => a.runIndex - b.runIndex || a.itemIndex - b.itemIndex || a.operation.localeCompare(b.operation),
+	);
+}

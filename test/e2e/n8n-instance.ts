@@ -295,49 +295,75 @@ function cleanNpmEnv(): NodeJS.ProcessEnv {
 }
 
 /**
- * Install a built package into <userFolder>/.n8n/nodes the way n8n 2.x's
- * CommunityPackagesService.downloadPackage does (after its `npm pack <name>@<version>` from the registry).
+ * Install a built package into <userFolder>/.n8n/nodes the way the README tells a user to:
+ * `cd ~/.n8n/nodes && npm install <package>`, with the registry download replaced by the packed
+ * tarball (`npm pack` honours "files", so it is exactly what the registry would serve). npm runs
+ * under the flavor's Node.js (`npmEnv`: 24 for n8n 2.x, 20 for 1.123.x), with the user's npm
+ * settings (scripts not ignored), as a user's would. n8n scans that folder at startup.
+ *
+ * Then it checks that this installed only the package: nothing but the package and its declared
+ * dependencies in node_modules, and, for a package without dependencies, exactly the bytes of the
+ * tarball (an `n8n-workflow` peer pulled in by npm was a second 144 MB copy on Node 24, and a failed
+ * native build of isolated-vm on Node 20).
  */
-export async function installCommunityPackage(packageDir: string, userFolder: string): Promise<{ name: string; version: string; dir: string }> {
+export async function installCommunityPackage(
+	packageDir: string,
+	userFolder: string,
+	npmEnv: Record<string, string> = {},
+): Promise<{ name: string; version: string; dir: string; installedBytes: number }> {
 	const pkg = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-	fs.mkdirSync(path.join(nodesDir, 'node_modules'), { recursive: true });
-	const env = cleanNpmEnv();
-	// npm pack honours "files" (and .npmignore): exactly what a registry install would get
-	const packed = await runCommand('npm', ['pack', packageDir, '--pack-destination', nodesDir, '--ignore-scripts', '--json', '--loglevel=error'], { cwd: nodesDir, env, timeoutMs: 120_000 });
-	if (packed.code !== 0) throw new Error(`npm pack ${packageDir} failed: ${packed.stderr}`);
-	const jsonStart = packed.stdout.indexOf('[');
-	const tarball = path.join(nodesDir, JSON.parse(packed.stdout.slice(jsonStart))[0].filename);
-	const dest = path.join(nodesDir, 'node_modules', pkg.name);
-	fs.rmSync(dest, { recursive: true, force: true });
-	fs.mkdirSync(dest, { recursive: true });
-	const untar = await runCommand('tar', ['-xzf', tarball, '-C', dest, '--strip-components=1'], { cwd: nodesDir });
-	fs.rmSync(tarball, { force: true });
-	if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
-	const pj = JSON.parse(fs.readFileSync(path.join(dest, 'package.json'), 'utf8'));
-	delete pj.devDependencies;
-	delete pj.peerDependencies;
-	delete pj.optionalDependencies;
-	fs.writeFileSync(path.join(dest, 'package.json'), JSON.stringify(pj, null, 2));
-	if (pj.dependencies && Object.keys(pj.dependencies).length > 0) {
-		// same flags as n8n's own install
-		const inst = await runCommand(
-			'npm',
-			['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
-			{ cwd: dest, env, timeoutMs: 300_000 },
-		);
-		if (inst.code !== 0) throw new Error(`npm install in ${dest} failed: ${inst.stderr}`);
-	}
-	const manifest = path.join(nodesDir, 'package.json');
-	let root: { name: string; private: boolean; dependencies: Record<string, string> } = { name: 'installed-nodes', private: true, dependencies: {} };
+	fs.mkdirSync(nodesDir, { recursive: true });
+	const env = { ...cleanNpmEnv(), ...npmEnv };
+	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'deckgen-pack-'));
 	try {
-		root = JSON.parse(fs.readFileSync(manifest, 'utf8'));
-	} catch {
-		/* first package */
+		const packed = await runCommand('npm', ['pack', packageDir, '--pack-destination', packDir, '--ignore-scripts', '--json', '--loglevel=error'], { cwd: packDir, env, timeoutMs: 120_000 });
+		if (packed.code !== 0) throw new Error(`npm pack ${packageDir} failed: ${packed.stderr}`);
+		const [{ filename, unpackedSize }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string; unpackedSize: number }>;
+		const tarball = path.join(packDir, filename);
+
+		// The folder n8n creates for community packages, if this is the first one.
+		const manifest = path.join(nodesDir, 'package.json');
+		if (!fs.existsSync(manifest)) fs.writeFileSync(manifest, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+		const inst = await runCommand('npm', ['install', tarball], { cwd: nodesDir, env, timeoutMs: 300_000 });
+		if (inst.code !== 0) throw new Error(`npm install ${filename} in ${nodesDir} failed (${inst.code}): ${inst.stderr}`);
+
+		const dest = path.join(nodesDir, 'node_modules', pkg.name);
+		const pj = JSON.parse(fs.readFileSync(path.join(dest, 'package.json'), 'utf8'));
+		const allowed = new Set([pkg.name, ...Object.keys(pj.dependencies ?? {})]);
+		const installed = topLevelPackages(path.join(nodesDir, 'node_modules'));
+		const extra = installed.filter((name) => !allowed.has(name));
+		if (extra.length) {
+			throw new Error(`npm install ${filename} installed more than the package: ${extra.join(', ')} (${installed.length} packages)`);
+		}
+		const installedBytes = bytesUnder(dest);
+		if (!pj.dependencies && installedBytes !== unpackedSize) {
+			throw new Error(`npm install ${filename} installed ${installedBytes} bytes; the package is ${unpackedSize}`);
+		}
+		return { name: pkg.name, version: pj.version, dir: dest, installedBytes };
+	} finally {
+		fs.rmSync(packDir, { recursive: true, force: true });
 	}
-	root.dependencies = { ...root.dependencies, [pkg.name]: pj.version };
-	fs.writeFileSync(manifest, JSON.stringify(root, null, 2));
-	return { name: pkg.name, version: pj.version, dir: dest };
+}
+
+/** Package names directly under a node_modules folder (scoped ones as @scope/name). */
+function topLevelPackages(nodeModules: string): string[] {
+	const names: string[] = [];
+	for (const entry of fs.readdirSync(nodeModules)) {
+		if (entry.startsWith('.')) continue; // npm's own .package-lock.json and .bin
+		if (entry.startsWith('@')) for (const scoped of fs.readdirSync(path.join(nodeModules, entry))) names.push(`${entry}/${scoped}`);
+		else names.push(entry);
+	}
+	return names;
+}
+
+function bytesUnder(dir: string): number {
+	let total = 0;
+	for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+		const full = path.join(dir, entry.name);
+		total += entry.isDirectory() ? bytesUnder(full) : fs.statSync(full).size;
+	}
+	return total;
 }
 
 const WARNING_RE = /\b(warn|warning|error|deprecat|skipping|failed|unrecognized)\b/i;
@@ -360,7 +386,7 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 	if (opts.packageDir) {
 		const mode = opts.install ?? 'community';
 		if (mode === 'community') {
-			const p = await installCommunityPackage(opts.packageDir, userFolder);
+			const p = await installCommunityPackage(opts.packageDir, userFolder, install.env);
 			packageName = p.name;
 			nodeTypePrefix = p.name;
 		} else {

@@ -38,7 +38,16 @@ async function main(): Promise<void> {
 	};
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);
+	process.on('SIGHUP', stop);
+	// `npm run simulator &` then `kill <pid>` signals npm, which passes SIGTERM to its `sh -c`, which dies without
+	// passing it on: this process would live on, orphaned, still answering. A new parent means ours is gone.
+	const parentAtStart = process.ppid;
+	setInterval(() => {
+		if (process.ppid !== parentAtStart) stop();
+	}, ORPHAN_CHECK_MS).unref();
 }
+
+const ORPHAN_CHECK_MS = 250;
 
 main().catch((err: unknown) => {
 	process.stderr.write(`simulator: ${err instanceof Error ? err.message : String(err)}\n`);

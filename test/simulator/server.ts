@@ -71,6 +71,7 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 
 	const fault = state.faults.pick(method, path);
 	if (fault) record.fault = fault.kind;
+	if (fault?.shape) record.faultShape = fault.shape;
 	// Nothing happens at all: the connection just dies.
 	if (fault?.kind === 'drop-before-commit') return drop(req);
 

@@ -125,6 +125,8 @@ export interface RequestRecord {
 	replayed?: boolean;
 	/** The fault injected into this request, if any. */
 	fault?: FaultKind;
+	/** Its body shape, when the rule set one (status503 / status429: 'problem' or 'plain'). */
+	faultShape?: 'problem' | 'plain';
 }
 
 export interface Ledger {

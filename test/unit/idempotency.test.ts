@@ -7,6 +7,8 @@ import {
 	canonicalJson,
 	IDEMPOTENCY_HEADER,
 	idempotencyKeyFor,
+	purchasesIn,
+	recordPurchase,
 	sha256Hex,
 	uuidV5,
 	type KeyScope,
@@ -162,5 +164,41 @@ describe('idempotencyKeyFor', () => {
 
 	it('names the header as the contract does', () => {
 		expect(IDEMPOTENCY_HEADER).toBe('Idempotency-Key');
+	});
+});
+
+describe('purchases kept with the keys', () => {
+	const slot = (itemIndex: number): KeySlot => ({ operation: 'deck.create', runIndex: 0, itemIndex });
+
+	test('a purchase outlives the try that made it (the store is saved as JSON and read back)', () => {
+		const store: KeyStore = {};
+		recordPurchase(store, slot(2), 'key-2', { kind: 'bought', taskId: 'tsk_2' });
+		recordPurchase(store, slot(0), 'key-0', { kind: 'bought', taskId: 'tsk_0' });
+		expect(purchasesIn(persisted(store))).toEqual([
+			{ ...slot(0), key: 'key-0', state: 'bought', taskId: 'tsk_0' },
+			{ ...slot(2), key: 'key-2', state: 'bought', taskId: 'tsk_2' },
+		]);
+	});
+
+	test('a lost answer is "unanswered" until an answer settles it', () => {
+		const store: KeyStore = {};
+		recordPurchase(store, slot(1), 'key-1', { kind: 'unanswered' });
+		expect(purchasesIn(store)).toEqual([{ ...slot(1), key: 'key-1', state: 'unanswered' }]);
+		// A later try that only met 503s learned nothing: still "may have been bought".
+		recordPurchase(store, slot(1), 'key-1', { kind: 'unknown' });
+		expect(purchasesIn(store)[0].state).toBe('unanswered');
+		// The replay arrives: bought, with its deck.
+		recordPurchase(store, slot(1), 'key-1', { kind: 'bought', taskId: 'tsk_1' });
+		expect(purchasesIn(store)).toEqual([{ ...slot(1), key: 'key-1', state: 'bought', taskId: 'tsk_1' }]);
+		// A confirmed purchase is never downgraded by a later lost answer.
+		recordPurchase(store, slot(1), 'key-1', { kind: 'unanswered' });
+		expect(purchasesIn(store)[0].state).toBe('bought');
+	});
+
+	test('a refusal of the same key means the lost request bought nothing', () => {
+		const store: KeyStore = {};
+		recordPurchase(store, slot(4), 'key-4', { kind: 'unanswered' });
+		recordPurchase(store, slot(4), 'key-4', { kind: 'refused' });
+		expect(purchasesIn(store)).toEqual([]);
 	});
 });

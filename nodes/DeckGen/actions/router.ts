@@ -48,7 +48,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	return await runPerItem(
 		this,
-		{ outputCount: outputCount(split), concurrency, spends: operation.spends, singleOutput: isToolCall(this) },
-		async (itemIndex) => await operation.execute({ ctx: this, service, itemIndex, split, runIndex, keyStore }),
+		{
+			outputCount: outputCount(split),
+			concurrency,
+			purchases: operation.spends ? keyStore : undefined,
+			singleOutput: isToolCall(this),
+		},
+		async (itemIndex) =>
+			await operation.execute({ ctx: this, service, itemIndex, split, runIndex, keyStore, spends: operation.spends }),
 	);
 }

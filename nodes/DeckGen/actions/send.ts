@@ -4,7 +4,18 @@
  */
 import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
-import { canonicalJson, IDEMPOTENCY_HEADER, idempotencyKeyFor, sha256Hex, type KeyStore } from '../../shared/idempotency';
+import type { CallResult } from '../../shared/client';
+import {
+	canonicalJson,
+	IDEMPOTENCY_HEADER,
+	idempotencyKeyFor,
+	MAY_HAVE_BEEN_BOUGHT,
+	purchasesIn,
+	recordPurchase,
+	sha256Hex,
+	type KeyStore,
+	type PurchaseResult,
+} from '../../shared/idempotency';
 import { livePriceOf, refusalFields, type Outcome } from '../../shared/outcome';
 import type { RetrySettings } from '../../shared/retry';
 import { deckPath, type HttpMethod } from '../../shared/transport';
@@ -20,7 +31,10 @@ export interface ItemContext {
 	itemIndex: number;
 	split: boolean;
 	runIndex: number;
+	/** The node's execution context: idempotency keys and the purchases they made (see idempotency.ts). */
 	keyStore: KeyStore;
+	/** The operation spends credits: every keyed POST it sends is a purchase to keep track of. */
+	spends: boolean;
 }
 
 export interface ReadRequest {
@@ -74,6 +88,7 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 	return emit(item, outcome, {
 		decorate: request.decorate,
 		requiredMember: request.requiredMember,
+		key,
 		extra: {
 			idempotencyKey: key,
 			...(repricedFrom !== undefined ? { repricedFrom } : {}),
@@ -108,12 +123,13 @@ async function sendOnce(
 	request: MutationRequest,
 	json: Record<string, unknown> | undefined,
 ): Promise<{ outcome: Outcome; key: string }> {
+	const slot = { operation: request.operation, runIndex: item.runIndex, itemIndex: item.itemIndex };
 	const bytes = json ? Buffer.from(canonicalJson(json)) : request.raw!.bytes;
 	const contentType = json ? 'application/json' : request.raw!.contentType;
 	const key = idempotencyKeyFor(
 		item.keyStore,
 		{ executionId: item.ctx.getExecutionId(), nodeId: item.ctx.getNode().id },
-		{ operation: request.operation, runIndex: item.runIndex, itemIndex: item.itemIndex },
+		slot,
 		sha256Hex(bytes),
 		request.options.idempotencyKey,
 	);
@@ -126,11 +142,30 @@ async function sendOnce(
 		},
 		request.options.retry,
 	);
+	if (item.spends) recordPurchase(item.keyStore, slot, key, purchaseResult(result));
 	return { outcome: result.outcome, key };
+}
+
+/**
+ * What one keyed request tells about a purchase. A 2xx bought (or replayed) it. A final answer
+ * that is not worth repeating was the service's judgement of this very request: had an earlier
+ * attempt been committed, the service would have replayed it instead, so nothing was bought.
+ * Otherwise, if any attempt went out and never came back, it may have been bought.
+ */
+function purchaseResult(result: CallResult): PurchaseResult {
+	const { outcome } = result;
+	if (outcome.route === 'success') {
+		const taskId = outcome.body.taskId;
+		return { kind: 'bought', ...(typeof taskId === 'string' && taskId ? { taskId } : {}) };
+	}
+	if (result.response && !outcome.failure.retryable) return { kind: 'refused' };
+	return result.unansweredAttempts > 0 ? { kind: 'unanswered' } : { kind: 'unknown' };
 }
 
 interface EmitOptions {
 	decorate?: (body: Record<string, unknown>) => Record<string, unknown>;
+	/** The Idempotency-Key the final request was sent with. */
+	key?: string;
 	requiredMember?: string;
 	extra?: IDataObject;
 	request?: Record<string, unknown>;
@@ -138,7 +173,17 @@ interface EmitOptions {
 
 function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): EmittedItem {
 	const { ctx, itemIndex } = item;
-	if (outcome.route === 'error') throw toNodeApiError(ctx.getNode(), outcome.failure, itemIndex);
+	if (outcome.route === 'error') {
+		const error = toNodeApiError(ctx.getNode(), outcome.failure, itemIndex);
+		const unanswered = options.key ? purchasesIn(item.keyStore).find((p) => p.key === options.key && p.state === 'unanswered') : undefined;
+		if (unanswered) {
+			// This item's request went out and its answer was lost, now or in an earlier try.
+			error.description = `${error.description ? `${error.description} ` : ''}The request (Idempotency-Key ${unanswered.key}) ${MAY_HAVE_BEEN_BOUGHT}.`;
+			error.context.idempotencyKey = unanswered.key;
+			error.context.mayHaveBeenBought = true;
+		}
+		throw error;
+	}
 
 	if (outcome.route === 'success') {
 		const body = options.decorate ? options.decorate(outcome.body) : outcome.body;

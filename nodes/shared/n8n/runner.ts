@@ -12,6 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { CancelledError } from '../client';
+import { MAY_HAVE_BEEN_BOUGHT, purchasesIn, type KeyStore, type Purchase } from '../idempotency';
 
 export interface EmittedItem {
 	/** Index of the node output the item goes to. */
@@ -23,8 +24,11 @@ export interface EmittedItem {
 export interface RunOptions {
 	outputCount: number;
 	concurrency: number;
-	/** Items of spending operations carry purchases; their task ids are named if the node fails. */
-	spends: boolean;
+	/**
+	 * For spending operations, the store of the execution's purchases (the node's execution
+	 * context): if the node fails, its error names every one of them, from every try.
+	 */
+	purchases?: KeyStore;
 	/** As an AI tool only output 0 reaches the model, so everything goes there. */
 	singleOutput?: boolean;
 }
@@ -65,7 +69,7 @@ export async function runPerItem(
 	// Items in flight when one fails are let finish: stopping them could lose a purchase's answer.
 	await Promise.all(Array.from({ length: workers }, worker));
 
-	if (fatal) throw withPurchases(ctx, fatal.error, fatal.itemIndex, results, options.spends);
+	if (fatal) throw withPurchases(ctx, fatal.error, fatal.itemIndex, options.purchases);
 
 	const outputs: INodeExecutionData[][] = Array.from({ length: options.outputCount }, () => []);
 	for (const result of results) {
@@ -98,32 +102,39 @@ export function isToolCall(ctx: IExecuteFunctions): boolean {
 }
 
 /**
- * When the node fails as a whole, the decks other items already bought would vanish with their
- * outputs; the error names them, and says that retrying the execution replays rather than rebuys.
+ * When the node fails as a whole, n8n saves only this error (of the last try), and the outputs of
+ * the items that did succeed are gone with it. So the error names every purchase the execution
+ * made, from every try (an earlier try may have reached items this one never got to), and every
+ * request that went out and was never answered, with its key. Retrying the execution replays all
+ * of them without a second charge.
  */
-function withPurchases(
-	ctx: IExecuteFunctions,
-	error: Error,
-	itemIndex: number,
-	results: Array<{ json: IDataObject } | undefined>,
-	spends: boolean,
-): Error {
-	const bought = spends
-		? results
-				.map((result, index) => ({ index, taskId: result?.json.taskId }))
-				.filter((entry): entry is { index: number; taskId: string } => typeof entry.taskId === 'string')
-		: [];
+function withPurchases(ctx: IExecuteFunctions, error: Error, itemIndex: number, store: KeyStore | undefined): Error {
 	const nodeError =
 		error instanceof CancelledError
 			? new NodeOperationError(ctx.getNode(), 'The execution was cancelled', { itemIndex })
 			: (error as NodeError).node
 				? (error as NodeError)
 				: new NodeOperationError(ctx.getNode(), error, { itemIndex });
+	const purchases = store ? purchasesIn(store) : [];
+	const where = (p: Purchase) => `item ${p.itemIndex}${p.runIndex ? ` of run ${p.runIndex}` : ''}`;
+	const bought = purchases.filter((p) => p.state === 'bought');
+	const unanswered = purchases.filter((p) => p.state === 'unanswered');
+	const notes: string[] = [];
 	if (bought.length) {
-		const list = bought.map((entry) => `item ${entry.index}: ${entry.taskId}`).join(', ');
-		const note = `Decks already bought in this run (not lost, and not bought again when you retry this execution): ${list}.`;
+		const list = bought.map((p) => `${where(p)}: ${p.taskId ?? `(no taskId in the answer; Idempotency-Key ${p.key})`}`);
+		notes.push(
+			`Bought in this execution (not lost, and not bought again when you retry this execution): ${list.join(', ')}.`,
+		);
+		nodeError.context.purchasedTaskIds = bought.flatMap((p) => (p.taskId ? [p.taskId] : []));
+	}
+	if (unanswered.length) {
+		const list = unanswered.map((p) => `${where(p)} (Idempotency-Key ${p.key})`);
+		notes.push(`Sent but never answered, so each ${MAY_HAVE_BEEN_BOUGHT}: ${list.join(', ')}.`);
+		nodeError.context.unansweredPurchases = unanswered.map((p) => ({ item: p.itemIndex, run: p.runIndex, idempotencyKey: p.key }));
+	}
+	if (notes.length) {
+		const note = notes.join(' ');
 		nodeError.description = nodeError.description ? `${nodeError.description} ${note}` : note;
-		nodeError.context.purchasedTaskIds = bought.map((entry) => entry.taskId);
 	}
 	return nodeError;
 }

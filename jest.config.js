@@ -1,0 +1,34 @@
+/**
+ * Jest configuration, kept out of package.json so that the published manifest holds only what
+ * n8n reads (n8n's package scanner lints package.json and refuses `<rootDir>` placeholders).
+ *
+ * `npm test` runs two projects:
+ * - `reference`: every *.test.ts under test/ (unit, conformance, workflows) against the simulator's
+ *   reference reading of the contract's gaps;
+ * - `profile B`: the workflow suites again, against the simulator's alternate profile (the other legal
+ *   side of every "not shown"; test/simulator/profile.ts), so a node fitted to one reading fails here.
+ * The end-to-end suite is `npm run test:e2e` (it selects the reference project).
+ * @type {import('jest').Config}
+ */
+const base = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: 'test/tsconfig.json' }],
+	},
+};
+
+module.exports = {
+	testTimeout: 30000,
+	projects: [
+		{ ...base, displayName: 'reference', testMatch: ['**/*.test.ts'] },
+		{
+			...base,
+			displayName: 'profile B',
+			testMatch: ['<rootDir>/test/workflows/**/*.test.ts'],
+			setupFiles: ['<rootDir>/test/support/profile-b.ts'],
+		},
+	],
+};
