@@ -1,0 +1,240 @@
+/**
+ * Queue mode, end to end: an n8n 2.41.1 main (EXECUTIONS_MODE=queue), Redis, PostgreSQL and two
+ * `n8n worker` processes, all started by ./queue-stack.ts, running the at-scale example
+ * (test/workflows/examples/at-scale.json: webhook -> Create -> Check Once, Still Running -> n8n's Wait
+ * -> Check Once again, Completed -> Slack with the file) against the simulator, Slack swapped for the
+ * loopback sink.
+ *
+ * Time is compressed so CI stays within a few minutes: decks take 10-35 s (simulator speed 60) and
+ * the Wait node waits WAIT_SECONDS, just above the 65 s under which n8n keeps a wait in the worker;
+ * so every deck is still running at its first check and done at its second, and every execution is
+ * offloaded to the database once.
+ *
+ * - M = 100 webhook calls, each its own execution; while the decks run the executions are
+ *   `waiting` (executions API) and the workers' active jobs stay far below M; Redis restarts while
+ *   they wait; every execution ends in success, every deck is charged once and delivered once.
+ * - A worker is SIGKILLed while it runs Create items (Create made slow by a simulator latency
+ *   fault): n8n reports those executions crashed/failed, a retry from the executions list completes
+ *   them with no second charge (the delivery id is the Idempotency Key and lives in the saved trigger
+ *   data), the surviving worker takes the new work.
+ * - The API key is in no worker's (nor the main's) log.
+ *
+ * Run: npm run test:e2e (with the other e2e files), or
+ *   npx jest --roots test/e2e --testMatch '**\/queue.e2e.ts' --testPathIgnorePatterns /node_modules/ --testTimeout 600000
+ */
+import { start, type Simulator } from '../simulator';
+import { ensureBuilt, REPO } from './fixtures/build';
+import { startSink, type Sink } from './fixtures/sink';
+import {
+	AtScaleWorkflow,
+	CHECK_NODE,
+	countExecutions,
+	FILE_NODE,
+	fireDecks,
+	importAtScale,
+	loadAtScaleIssues,
+	SINK_PREFIX,
+	startSampler,
+	WAIT_NODE,
+	WAIT_OFFLOAD_THRESHOLD_SECONDS,
+	waitForFinished,
+} from './fixtures/at-scale';
+import { closeHttpClients, ExecutionDetail } from './n8n-instance';
+import { ensureQueueServices, startQueueStack, type QueueStack, type Worker } from './queue-stack';
+
+const M = 100;
+const WAIT_SECONDS = WAIT_OFFLOAD_THRESHOLD_SECONDS + 1;
+const CONCURRENCY = 10;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Json = Record<string, any>;
+const report: Json = {};
+
+describe('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scale example', () => {
+	let sim: Simulator;
+	let sink: Sink;
+	let stack: QueueStack;
+	let apiKey: string;
+	let wf: AtScaleWorkflow;
+
+	const chargesFor = (deliveryId: string) => sim.ledger.charges.filter((c) => c.idempotencyKey === deliveryId);
+	const deliveries = () => sink.of('sink', `${SINK_PREFIX}/${FILE_NODE}`);
+	/** a delivery names its deck's task id in the comment */
+	const deliveredTaskIds = () => deliveries().map((r) => /task (tsk_[0-9a-f]+)/.exec(r.query.initialComment ?? r.body?.initialComment ?? '')?.[1]);
+
+	beforeAll(async () => {
+		const t = Date.now();
+		ensureBuilt();
+		ensureQueueServices();
+		sim = await start({ seed: 10, clock: { speed: 60 }, limits: { maxConcurrentDecks: 1_000_000, retryAfterMs: 20 } });
+		apiKey = sim.control.createAccount({ balance: 1_000_000, subscriber: true }).key;
+		sink = await startSink();
+		stack = await startQueueStack({ packageDir: REPO, workers: 2, concurrency: CONCURRENCY, env: { N8N_LOG_LEVEL: 'debug' } });
+		report.startupSeconds = (Date.now() - t) / 1000;
+		wf = await importAtScale(stack.main, { sim, apiKey, sinkUrl: sink.url, waitSeconds: WAIT_SECONDS });
+		report.attachFiles = wf.attachFiles;
+	}, 480_000);
+
+	afterAll(async () => {
+		await stack?.stop();
+		await sink?.close();
+		await sim?.close();
+		await closeHttpClients();
+		console.log(`E2E_QUEUE_REPORT ${JSON.stringify(report)}`);
+	});
+
+	it('the example imports as shipped with no parameter issues', async () => {
+		expect(await loadAtScaleIssues(stack.main)).toEqual({});
+	});
+
+	it(`${M} webhook calls: executions wait in the database while decks run, Redis restarts, every deck charged once and delivered`, async () => {
+		const t = Date.now();
+		const ids = Array.from({ length: M }, (_, i) => `scale-${i}`);
+		const before = ids.slice(0, M * 0.8);
+		const after = ids.slice(M * 0.8);
+		const sampler = startSampler(stack, wf.id, 500);
+		try {
+			expect(await fireDecks(stack.main, before)).toEqual(before.map(() => 202));
+			// every deck is still generating at its first check: each execution goes to the Wait node and
+			// is offloaded. Redis restarts once they all wait (no job is then held in Redis).
+			const deadline = Date.now() + 120_000;
+			while ((await countExecutions(stack.main, wf.id, ['waiting'])) < before.length) {
+				if (Date.now() > deadline) throw new Error('the executions did not all reach the Wait node');
+				await sleep(500);
+			}
+			report.waitingAfterSeconds = (Date.now() - t) / 1000;
+			const r = Date.now();
+			await stack.redis.restart();
+			report.redisRestartSeconds = (Date.now() - r) / 1000;
+			// new work after the restart: the main must have reconnected to enqueue it, the workers to take it
+			expect(await fireDecks(stack.main, after)).toEqual(after.map(() => 202));
+			const counts = await waitForFinished(stack.main, wf.id, M, (WAIT_SECONDS + 150) * 1000);
+			expect(counts).toEqual({ success: M, error: 0, crashed: 0, canceled: 0 });
+		} finally {
+			await sampler.stop();
+		}
+		report.m = { wallSeconds: (Date.now() - t) / 1000 };
+
+		// every deck charged exactly once, one deck per delivery id
+		for (const id of ids) expect({ id, charges: chargesFor(id).length }).toEqual({ id, charges: 1 });
+		const taskIds = new Set(ids.map((id) => chargesFor(id)[0].taskId));
+		expect(taskIds.size).toBe(M);
+		// every deck delivered, exactly once
+		const delivered = deliveredTaskIds();
+		expect(delivered).toHaveLength(M);
+		expect(new Set(delivered)).toEqual(taskIds);
+		if (wf.attachFiles) {
+			// the Download File option attached the deck file: the stand-in posted its bytes
+			for (const d of deliveries()) expect({ bytes: d.raw.length > 0, type: d.headers['content-type'] }).toEqual({ bytes: true, type: expect.not.stringMatching(/json/) });
+		}
+
+		// while the decks ran, the executions were offloaded: many waiting, few running, few active jobs
+		const samples = sampler.samples;
+		const peakWaiting = Math.max(...samples.map((s) => s.waiting));
+		const peakRunning = Math.max(...samples.map((s) => s.running));
+		const peakQueued = Math.max(...samples.map((s) => s.queued));
+		const peakActiveJobs = Math.max(...samples.filter((s) => !Number.isNaN(s.activeJobs)).map((s) => s.activeJobs));
+		const peakWorkerActive = Math.max(...samples.map((s) => s.workerActive.reduce((a, b) => a + b, 0)));
+		report.m = { ...report.m, peakWaiting, peakRunning, peakQueued, peakActiveJobs, peakWorkerActive, samples: samples.length };
+		expect(peakWaiting).toBeGreaterThanOrEqual(before.length);
+		// the workers' slots bound what runs at once, far below M
+		expect(peakActiveJobs).toBeLessThanOrEqual(2 * CONCURRENCY);
+		expect(peakWorkerActive).toBeLessThanOrEqual(2 * CONCURRENCY);
+		expect(peakWorkerActive).toBeLessThan(M / 4);
+		// and when the executions waited, nothing of theirs was running
+		const allWaiting = samples.filter((s) => s.waiting >= before.length);
+		expect(allWaiting.length).toBeGreaterThan(0);
+
+		// the shape of one run: checked, waited (offloaded once), checked again, delivered
+		const [one] = await stack.main.listExecutions({ workflowId: wf.id, status: ['success'], limit: 1 });
+		const exec = await stack.main.getExecution(String(one.id));
+		const rd = exec.data.resultData.runData;
+		expect(rd[CHECK_NODE]).toHaveLength(2);
+		expect(rd[CHECK_NODE][0].data.main[2]).toHaveLength(1); // Still Running
+		expect(rd[CHECK_NODE][1].data.main[0]).toHaveLength(1); // Completed
+		expect(rd[WAIT_NODE]).toHaveLength(1);
+		expect(rd[FILE_NODE]).toHaveLength(1);
+	});
+
+	it('a worker dies (SIGKILL) while it runs Create: n8n reports its executions crashed, a retry completes them with no second charge, the other worker takes new work', async () => {
+		const t = Date.now();
+		// execution ids grow: everything above this one is new (the list pages at 100)
+		const watermark = Math.max(...(await stack.main.listExecutions({ workflowId: wf.id, limit: 100 })).map((e) => Number(e.id)));
+		// Create answers after 20 s: long enough to kill a worker in the middle of it
+		sim.control.setFaults([{ method: 'POST', path: '/v1/decks', kind: 'latency', latencyMs: 20_000 }]);
+		const ids = Array.from({ length: 6 }, (_, i) => `kill-${i}`);
+		expect(await fireDecks(stack.main, ids)).toEqual(ids.map(() => 202));
+		const fresh = async () => (await stack.main.listExecutions({ workflowId: wf.id, limit: 100 })).filter((e) => Number(e.id) > watermark).map((e) => String(e.id));
+		let execIds: string[] = [];
+		const started = (w: Worker) => w.startedExecutions().filter((id) => execIds.includes(id));
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			execIds = await fresh();
+			const onWorkers = stack.workers.flatMap(started);
+			if (execIds.length === ids.length && onWorkers.length === ids.length) break;
+			if (Date.now() > deadline) throw new Error(`the ${ids.length} executions did not all start: ${execIds.length} listed, ${onWorkers.length} started`);
+			await sleep(250);
+		}
+		// the Create requests are in flight (held by the fault): kill the worker running the most of them
+		await sleep(2000);
+		const [victim, survivor] = [...stack.workers].sort((a, b) => started(b).length - started(a).length);
+		const victimExecutions = started(victim).filter((id) => !victim.finishedExecutions().includes(id));
+		expect(victimExecutions.length).toBeGreaterThan(0);
+		await victim.kill();
+		expect(victim.process.exited()).toBeDefined();
+		sim.control.setFaults([]);
+		report.kill = { victimExecutions: victimExecutions.length, survivorExecutions: started(survivor).length };
+
+		// the survivor takes new work
+		const more = Array.from({ length: 4 }, (_, i) => `after-kill-${i}`);
+		const beforeMore = new Set(await fresh());
+		expect(await fireDecks(stack.main, more)).toEqual(more.map(() => 202));
+
+		// n8n notices: the job's lock lapses, Bull fails it (maxStalledCount 0), queue recovery marks the execution crashed
+		const ended: Record<string, string> = {};
+		const crashDeadline = Date.now() + 150_000;
+		while (Object.keys(ended).length < victimExecutions.length) {
+			for (const id of victimExecutions) {
+				const e = await stack.main.getExecution(id);
+				if (!['new', 'running', 'waiting', 'unknown'].includes(e.status)) ended[id] = e.status;
+			}
+			if (Date.now() > crashDeadline) throw new Error(`n8n did not end the dead worker's executions: ${JSON.stringify(ended)}`);
+			await sleep(1000);
+		}
+		report.kill.endedAfterSeconds = (Date.now() - t) / 1000;
+		report.kill.endedAs = ended;
+		for (const status of Object.values(ended)) expect(['crashed', 'error']).toContain(status);
+
+		// retry each from the executions list: Create sends the same delivery id, the service replays
+		const retried: ExecutionDetail[] = await Promise.all(
+			victimExecutions.map(async (id) => {
+				const raw = await stack.main.rest.post(`/rest/executions/${id}/retry`, { loadWorkflow: false });
+				return stack.main.waitForExecution(String(raw.id), { timeoutMs: (WAIT_SECONDS + 120) * 1000 });
+			}),
+		);
+		for (const e of retried) expect({ id: e.id, status: e.status }).toEqual({ id: e.id, status: 'success' });
+
+		// the other executions of this batch and the new ones finish too, on the survivor
+		const moreIds = (await fresh()).filter((id) => !beforeMore.has(id));
+		expect(moreIds).toHaveLength(more.length);
+		const rest = [...execIds.filter((id) => !victimExecutions.includes(id)), ...moreIds];
+		const finished = await Promise.all(rest.map((id) => stack.main.waitForExecution(id, { timeoutMs: (WAIT_SECONDS + 120) * 1000 })));
+		for (const e of finished) expect({ id: e.id, status: e.status }).toEqual({ id: e.id, status: 'success' });
+		for (const id of moreIds) expect(survivor.startedExecutions()).toContain(id);
+
+		// one charge per deck, one delivery per deck, retries included
+		for (const id of [...ids, ...more]) expect({ id, charges: chargesFor(id).length }).toEqual({ id, charges: 1 });
+		const delivered = deliveredTaskIds();
+		for (const id of [...ids, ...more]) expect(delivered.filter((task) => task === chargesFor(id)[0].taskId)).toHaveLength(1);
+		report.kill.seconds = (Date.now() - t) / 1000;
+	});
+
+	it('the API key appears in no worker log, nor the main log', () => {
+		expect(stack.workers.length).toBe(2);
+		for (const w of stack.workers) {
+			expect(w.logs().length).toBeGreaterThan(0);
+			expect(w.logs().includes(apiKey)).toBe(false);
+		}
+		expect(stack.main.logs.includes(apiKey)).toBe(false);
+	});
+});
