@@ -410,7 +410,20 @@ async function startWorker(main: N8nInstance, index: number, o: { dir: string; p
 		if (Date.now() > deadline) throw new Error(`worker ${index} not ready:\n${proc.logs().slice(-4000)}`);
 		await sleep(250);
 	}
-	const ids = (re: RegExp) => [...proc.logs().matchAll(re)].map((m) => m[1]);
+	// job starts and ends as the worker logs them (info level), read line by line as they arrive
+	const started: string[] = [];
+	const finished: string[] = [];
+	let partial = '';
+	const onData = (d: Buffer) => {
+		const lines = (partial + d.toString()).split('\n');
+		partial = lines.pop() ?? '';
+		for (const line of lines) {
+			const m = /Worker (started|finished) execution (\d+)/.exec(line);
+			if (m) (m[1] === 'started' ? started : finished).push(m[2]);
+		}
+	};
+	proc.child.stdout!.on('data', onData);
+	proc.child.stderr!.on('data', onData);
 	return {
 		index,
 		get pid() {
@@ -420,8 +433,8 @@ async function startWorker(main: N8nInstance, index: number, o: { dir: string; p
 		healthPort,
 		process: proc,
 		logs: () => proc.logs(),
-		startedExecutions: () => ids(/Worker started execution (\d+)/g),
-		finishedExecutions: () => ids(/Worker finished execution (\d+)/g),
+		startedExecutions: () => started,
+		finishedExecutions: () => finished,
 		cpuSeconds: () => groupCpuSeconds(proc.pid),
 		kill: () => proc.kill(),
 		// n8n's worker drains running jobs on SIGTERM for up to QUEUE_WORKER_TIMEOUT (30 s)
