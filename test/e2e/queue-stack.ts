@@ -39,6 +39,8 @@ export interface OwnedProcess {
 }
 
 const owned = new Set<OwnedProcess>();
+/** process groups started elsewhere (the n8n main, by startN8n) that an interrupted run must kill too */
+const alsoOwnedGroups = new Set<number>();
 let exitHook = false;
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
@@ -57,9 +59,18 @@ function spawnOwned(
 ): OwnedProcess {
 	if (!exitHook) {
 		exitHook = true;
-		process.on('exit', () => {
+		const killAll = () => {
 			for (const p of owned) if (!p.exited()) signalGroup(p.pid, 'SIGKILL');
-		});
+			for (const pgid of alsoOwnedGroups) signalGroup(pgid, 'SIGKILL');
+		};
+		process.on('exit', killAll);
+		// an interrupted run (Ctrl-C, a CI timeout) leaves no server behind either
+		for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+			process.once(signal, () => {
+				killAll();
+				process.kill(process.pid, signal);
+			});
+		}
 	}
 	const child = spawn(cmd, args, { env: o.env ?? process.env, cwd: o.cwd, uid: o.uid, gid: o.gid, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 	if (!child.pid) throw new Error(`could not start ${cmd}`);
@@ -458,7 +469,11 @@ export async function startQueueStack(o: QueueStackOptions): Promise<QueueStack>
 		const encryptionKey = crypto.randomBytes(24).toString('hex');
 		const env = { ...queueEnv({ redis, postgres, encryptionKey }), ...o.env };
 		const main = await startN8n({ flavor: 'v2', packageDir: o.packageDir, userFolder: path.join(dir, 'main'), env: { ...env, ...o.mainEnv } });
-		stops.push(() => main.stop());
+		alsoOwnedGroups.add(main.pid);
+		stops.push(async () => {
+			await main.stop();
+			alsoOwnedGroups.delete(main.pid);
+		});
 		const workers: Worker[] = [];
 		let started = 0;
 		const addWorker = async () => {

@@ -156,7 +156,7 @@ describe('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scal
 		expect(rd[FILE_NODE]).toHaveLength(1);
 	});
 
-	it('a worker dies (SIGKILL) while it runs Create: n8n reports its executions crashed, a retry completes them with no second charge, the other worker takes new work', async () => {
+	it('a worker dies (SIGKILL) while it runs Create: n8n ends its executions, a retry buys nothing twice, the redelivered requests complete on the other worker with one charge each', async () => {
 		const t = Date.now();
 		// execution ids grow: everything above this one is new (the list pages at 100)
 		const watermark = Math.max(...(await stack.main.listExecutions({ workflowId: wf.id, limit: 100 })).map((e) => Number(e.id)));
@@ -180,6 +180,12 @@ describe('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scal
 		const [victim, survivor] = [...stack.workers].sort((a, b) => started(b).length - started(a).length);
 		const victimExecutions = started(victim).filter((id) => !victim.finishedExecutions().includes(id));
 		expect(victimExecutions.length).toBeGreaterThan(0);
+		// which deck request each one carries (its saved trigger data, before anything happens to it)
+		const deliveryOf: Record<string, string> = {};
+		for (const id of victimExecutions) {
+			const saved = await stack.main.rest.get(`/rest/executions/${id}`);
+			deliveryOf[id] = /kill-\d+/.exec(typeof saved.data === 'string' ? saved.data : JSON.stringify(saved.data))![0];
+		}
 		await victim.kill();
 		expect(victim.process.exited()).toBeDefined();
 		sim.control.setFaults([]);
@@ -190,7 +196,8 @@ describe('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scal
 		const beforeMore = new Set(await fresh());
 		expect(await fireDecks(stack.main, more)).toEqual(more.map(() => 202));
 
-		// n8n notices: the job's lock lapses, Bull fails it (maxStalledCount 0), queue recovery marks the execution crashed
+		// n8n notices: the job's lock lapses, Bull fails it (maxStalledCount 0), the main marks the
+		// execution failed (it was waiting for the job) or queue recovery marks it crashed
 		const ended: Record<string, string> = {};
 		const crashDeadline = Date.now() + 150_000;
 		while (Object.keys(ended).length < victimExecutions.length) {
@@ -204,28 +211,57 @@ describe('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scal
 		report.kill.endedAfterSeconds = (Date.now() - t) / 1000;
 		report.kill.endedAs = ended;
 		for (const status of Object.values(ended)) expect(['crashed', 'error']).toContain(status);
+		const outcome = (e: ExecutionDetail) => ({
+			id: String(e.id),
+			status: e.status,
+			error: e.data?.resultData?.error?.message as string | undefined,
+			ranNodes: Object.keys(e.data?.resultData?.runData ?? {}),
+		});
+		// n8n 2.41 replaces the data of an execution whose job stalled with the error alone
+		// (WorkflowRunner.processError: runData {}): the saved trigger data is gone
+		const crashed = await Promise.all(victimExecutions.map(async (id) => outcome(await stack.main.getExecution(id))));
+		report.kill.crashed = crashed;
+		for (const c of crashed) expect(c).toMatchObject({ ranNodes: [], error: expect.stringMatching(/failed to be processed too many times/) });
 
-		// retry each from the executions list: Create sends the same delivery id, the service replays
-		const retried: ExecutionDetail[] = await Promise.all(
+		// a retry from the executions list, as a user would: with nothing saved to run from, n8n 2.41 ends
+		// it at once with the same error; it runs no node and buys nothing
+		const createsBefore = sim.ledger.requests.filter((q) => q.method === 'POST' && q.path === '/v1/decks').length;
+		const retried = await Promise.all(
 			victimExecutions.map(async (id) => {
 				const raw = await stack.main.rest.post(`/rest/executions/${id}/retry`, { loadWorkflow: false });
-				return stack.main.waitForExecution(String(raw.id), { timeoutMs: (WAIT_SECONDS + 120) * 1000 });
+				return outcome(await stack.main.waitForExecution(String(raw.id), { timeoutMs: (WAIT_SECONDS + 120) * 1000 }));
 			}),
 		);
-		for (const e of retried) expect({ id: e.id, status: e.status }).toEqual({ id: e.id, status: 'success' });
+		report.kill.retried = retried;
+		for (const r of retried) expect(r).toMatchObject({ status: 'error', ranNodes: [], error: expect.stringMatching(/failed to be processed too many times/) });
+		expect(sim.ledger.requests.filter((q) => q.method === 'POST' && q.path === '/v1/decks').length).toBe(createsBefore);
 
-		// the other executions of this batch and the new ones finish too, on the survivor
-		const moreIds = (await fresh()).filter((id) => !beforeMore.has(id));
+		// what completes them: the deck request delivered again with its delivery id (a webhook sender
+		// retries a delivery that did not complete); Create sends the same Idempotency Key, and the
+		// service replays the purchase the dead worker made, or makes it if it never arrived
+		const redelivered = victimExecutions.map((id) => deliveryOf[id]);
+		const beforeRedelivery = Math.max(...(await fresh()).map(Number));
+		expect(await fireDecks(stack.main, redelivered)).toEqual(redelivered.map(() => 202));
+		const redeliveryIds = async () => (await fresh()).filter((id) => Number(id) > beforeRedelivery);
+		const redeliveryDeadline = Date.now() + 30_000;
+		while ((await redeliveryIds()).length < redelivered.length) {
+			if (Date.now() > redeliveryDeadline) throw new Error('the redelivered requests did not start executions');
+			await sleep(250);
+		}
+
+		// everything of this batch finishes: the redeliveries, the survivor's own, the new ones
+		const retriedIds = new Set(retried.map((r) => r.id));
+		const moreIds = (await fresh()).filter((id) => !beforeMore.has(id) && !retriedIds.has(id) && Number(id) <= beforeRedelivery);
 		expect(moreIds).toHaveLength(more.length);
-		const rest = [...execIds.filter((id) => !victimExecutions.includes(id)), ...moreIds];
-		const finished = await Promise.all(rest.map((id) => stack.main.waitForExecution(id, { timeoutMs: (WAIT_SECONDS + 120) * 1000 })));
-		for (const e of finished) expect({ id: e.id, status: e.status }).toEqual({ id: e.id, status: 'success' });
+		const rest = [...execIds.filter((id) => !victimExecutions.includes(id)), ...moreIds, ...(await redeliveryIds())];
+		const finished = await Promise.all(rest.map(async (id) => outcome(await stack.main.waitForExecution(id, { timeoutMs: (WAIT_SECONDS + 150) * 1000 }))));
+		for (const e of finished) expect(e).toMatchObject({ status: 'success', error: undefined });
 		for (const id of moreIds) expect(survivor.startedExecutions()).toContain(id);
 
-		// one charge per deck, one delivery per deck, retries included
+		// one charge per deck request, one delivery per deck: the dead worker's purchase was not repeated
 		for (const id of [...ids, ...more]) expect({ id, charges: chargesFor(id).length }).toEqual({ id, charges: 1 });
 		const delivered = deliveredTaskIds();
-		for (const id of [...ids, ...more]) expect(delivered.filter((task) => task === chargesFor(id)[0].taskId)).toHaveLength(1);
+		for (const id of [...ids, ...more]) expect({ id, deliveries: delivered.filter((task) => task === chargesFor(id)[0].taskId).length }).toEqual({ id, deliveries: 1 });
 		report.kill.seconds = (Date.now() - t) / 1000;
 	});
 
