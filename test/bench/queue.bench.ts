@@ -80,7 +80,8 @@ async function main(): Promise<void> {
 			const s = sampler.samples[sampler.samples.length - 1];
 			if (s) log(`${Math.round((Date.now() - t0) / 1000)} s: waiting ${s.waiting}, running ${s.running}, new ${s.queued}, active jobs ${s.activeJobs}, queued jobs ${s.queuedJobs}, delivered ${sink.records.length}, charges ${sim.ledger.charges.length}`);
 		}, 30_000);
-		const statuses = await fireDecks(stack.main, ids, 8);
+		const redeliveries = { count: 0 };
+		const statuses = await fireDecks(stack.main, ids, 6, redeliveries);
 		const firedSeconds = (Date.now() - t0) / 1000;
 		log(`fired in ${firedSeconds.toFixed(1)} s (${statuses.filter((s) => s !== 202).length} not 202)`);
 		let complete = true;
@@ -125,6 +126,7 @@ async function main(): Promise<void> {
 			postgres: spawnVersion(),
 			executions: counts,
 			webhookNot202: statuses.filter((s) => s !== 202).length,
+			webhookRedeliveries: redeliveries.count,
 			firedSeconds: round(firedSeconds, 1),
 			wallSeconds: round(wallSeconds, 1),
 			longestDeckSeconds: round(longestDeck, 1),
@@ -176,6 +178,7 @@ function printTable(r: Record<string, any>): void {
 		['executions: success / error / crashed', `${r.executions.success} / ${r.executions.error} / ${r.executions.crashed}`],
 		['charges / charged keys / decks', `${r.charges} / ${r.chargedKeys} / ${r.decks}`],
 		['delivered to the sink', `${r.delivered}`],
+		['webhook calls redelivered after a 5xx (same delivery id) / failed for good', `${r.webhookRedeliveries} / ${r.webhookNot202}`],
 		['wall time (s)', `${r.wallSeconds}`],
 		['longest deck + Wait node delay (s)', `${r.longestDeckSeconds} + ${r.waitNodeSeconds} = ${r.floorSeconds}`],
 		['executions per minute per worker', `${r.executionsPerMinutePerWorker}`],

@@ -370,6 +370,10 @@ export function queueEnv(o: { redis: RedisServer; postgres: PostgresServer; encr
 		QUEUE_BULL_REDIS_HOST: o.redis.host,
 		QUEUE_BULL_REDIS_PORT: String(o.redis.port),
 		...o.postgres.n8nEnv(),
+		// n8n's default pool is 2 connections per process: under a burst of webhooks the main's health
+		// ping then times out and it answers 503 "Database is not ready!"; 10 per process fits
+		// max_connections 200 with room
+		DB_POSTGRESDB_POOL_SIZE: '10',
 		// every process must decrypt the same credentials
 		N8N_ENCRYPTION_KEY: o.encryptionKey,
 		N8N_DEFAULT_BINARY_DATA_MODE: 'database',

@@ -59,8 +59,8 @@ describe('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scal
 
 	const chargesFor = (deliveryId: string) => sim.ledger.charges.filter((c) => c.idempotencyKey === deliveryId);
 	const deliveries = () => sink.of('sink', `${SINK_PREFIX}/${FILE_NODE}`);
-	/** a delivery names its deck's task id in the comment */
-	const deliveredTaskIds = () => deliveries().map((r) => /task (tsk_[0-9a-f]+)/.exec(r.query.initialComment ?? r.body?.initialComment ?? '')?.[1]);
+	/** a delivery names its deck's task id in the comment (JSON, or multipart with the file) */
+	const deliveredTaskIds = () => deliveries().map((r) => /task (tsk_[0-9a-f]+)/.exec(typeof r.body === 'string' ? r.body : JSON.stringify(r.body?.initialComment ?? ''))?.[1]);
 
 	beforeAll(async () => {
 		const t = Date.now();
@@ -125,7 +125,8 @@ describe('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scal
 		expect(new Set(delivered)).toEqual(taskIds);
 		if (wf.attachFiles) {
 			// the Download File option attached the deck file: the stand-in posted its bytes
-			for (const d of deliveries()) expect({ bytes: d.raw.length > 0, type: d.headers['content-type'] }).toEqual({ bytes: true, type: expect.not.stringMatching(/json/) });
+			// (the sink parses multipart into fields and `attachments`)
+			for (const d of deliveries()) expect((d.body as { attachments?: Array<{ data: Buffer }> }).attachments?.map((a) => a.data.length > 0)).toEqual([true]);
 		}
 
 		// while the decks ran, the executions were offloaded: many waiting, few running, few active jobs
@@ -160,8 +161,9 @@ describe('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scal
 		const t = Date.now();
 		// execution ids grow: everything above this one is new (the list pages at 100)
 		const watermark = Math.max(...(await stack.main.listExecutions({ workflowId: wf.id, limit: 100 })).map((e) => Number(e.id)));
-		// Create answers after 20 s: long enough to kill a worker in the middle of it
-		sim.control.setFaults([{ method: 'POST', path: '/v1/decks', kind: 'latency', latencyMs: 20_000 }]);
+		// Create answers after 8 s: long enough to kill a worker in the middle of it, short enough that the
+		// service has finished the purchase before n8n gives the job up (lock 10 s)
+		sim.control.setFaults([{ method: 'POST', path: '/v1/decks', kind: 'latency', latencyMs: 8_000 }]);
 		const ids = Array.from({ length: 6 }, (_, i) => `kill-${i}`);
 		expect(await fireDecks(stack.main, ids)).toEqual(ids.map(() => 202));
 		const fresh = async () => (await stack.main.listExecutions({ workflowId: wf.id, limit: 100 })).filter((e) => Number(e.id) > watermark).map((e) => String(e.id));
@@ -176,7 +178,7 @@ describe('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scal
 			await sleep(250);
 		}
 		// the Create requests are in flight (held by the fault): kill the worker running the most of them
-		await sleep(2000);
+		await sleep(1000);
 		const [victim, survivor] = [...stack.workers].sort((a, b) => started(b).length - started(a).length);
 		const victimExecutions = started(victim).filter((id) => !victim.finishedExecutions().includes(id));
 		expect(victimExecutions.length).toBeGreaterThan(0);
@@ -186,6 +188,8 @@ describe('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scal
 			const saved = await stack.main.rest.get(`/rest/executions/${id}`);
 			deliveryOf[id] = /kill-\d+/.exec(typeof saved.data === 'string' ? saved.data : JSON.stringify(saved.data))![0];
 		}
+		// in the middle of Create: the service holds the request, nothing is charged yet
+		for (const id of victimExecutions) expect({ id, charges: chargesFor(deliveryOf[id]).length }).toEqual({ id, charges: 0 });
 		await victim.kill();
 		expect(victim.process.exited()).toBeDefined();
 		sim.control.setFaults([]);
@@ -211,6 +215,13 @@ describe('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scal
 		report.kill.endedAfterSeconds = (Date.now() - t) / 1000;
 		report.kill.endedAs = ended;
 		for (const status of Object.values(ended)) expect(['crashed', 'error']).toContain(status);
+		// the service finished the purchases the dead worker had sent (it never read the answers)
+		const purchaseDeadline = Date.now() + 30_000;
+		while (victimExecutions.some((id) => chargesFor(deliveryOf[id]).length === 0)) {
+			if (Date.now() > purchaseDeadline) throw new Error('the dead worker\'s purchases did not complete at the service');
+			await sleep(250);
+		}
+
 		const outcome = (e: ExecutionDetail) => ({
 			id: String(e.id),
 			status: e.status,
