@@ -161,9 +161,9 @@ describe('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scal
 		const t = Date.now();
 		// execution ids grow: everything above this one is new (the list pages at 100)
 		const watermark = Math.max(...(await stack.main.listExecutions({ workflowId: wf.id, limit: 100 })).map((e) => Number(e.id)));
-		// Create answers after 8 s: long enough to kill a worker in the middle of it, short enough that the
-		// service has finished the purchase before n8n gives the job up (lock 10 s)
-		sim.control.setFaults([{ method: 'POST', path: '/v1/decks', kind: 'latency', latencyMs: 8_000 }]);
+		// Create answers after 12 s: the worker is killed while the service holds its requests
+		const heldBefore = sim.control.faultsInjected().latency ?? 0;
+		sim.control.setFaults([{ method: 'POST', path: '/v1/decks', kind: 'latency', latencyMs: 12_000 }]);
 		const ids = Array.from({ length: 6 }, (_, i) => `kill-${i}`);
 		expect(await fireDecks(stack.main, ids)).toEqual(ids.map(() => 202));
 		const fresh = async () => (await stack.main.listExecutions({ workflowId: wf.id, limit: 100 })).filter((e) => Number(e.id) > watermark).map((e) => String(e.id));
@@ -173,12 +173,13 @@ describe('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scal
 		for (;;) {
 			execIds = await fresh();
 			const onWorkers = stack.workers.flatMap(started);
-			if (execIds.length === ids.length && onWorkers.length === ids.length) break;
-			if (Date.now() > deadline) throw new Error(`the ${ids.length} executions did not all start: ${execIds.length} listed, ${onWorkers.length} started`);
-			await sleep(250);
+			// every Create request has reached the service, which holds it
+			const held = (sim.control.faultsInjected().latency ?? 0) - heldBefore;
+			if (execIds.length === ids.length && onWorkers.length === ids.length && held === ids.length) break;
+			if (Date.now() > deadline) throw new Error(`the ${ids.length} executions did not all reach Create: ${execIds.length} listed, ${onWorkers.length} started, ${held} at the service`);
+			await sleep(100);
 		}
-		// the Create requests are in flight (held by the fault): kill the worker running the most of them
-		await sleep(1000);
+		// kill the worker running the most of them
 		const [victim, survivor] = [...stack.workers].sort((a, b) => started(b).length - started(a).length);
 		const victimExecutions = started(victim).filter((id) => !victim.finishedExecutions().includes(id));
 		expect(victimExecutions.length).toBeGreaterThan(0);
@@ -215,7 +216,7 @@ describe('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scal
 		report.kill.endedAfterSeconds = (Date.now() - t) / 1000;
 		report.kill.endedAs = ended;
 		for (const status of Object.values(ended)) expect(['crashed', 'error']).toContain(status);
-		// the service finished the purchases the dead worker had sent (it never read the answers)
+		// the service finishes the purchases the dead worker had sent (it never reads the answers)
 		const purchaseDeadline = Date.now() + 30_000;
 		while (victimExecutions.some((id) => chargesFor(deliveryOf[id]).length === 0)) {
 			if (Date.now() > purchaseDeadline) throw new Error('the dead worker\'s purchases did not complete at the service');
