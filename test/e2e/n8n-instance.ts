@@ -203,6 +203,11 @@ export interface N8nInstance {
 	upsertCredential(c: { name: string; type: string; data: Record<string, unknown> }): Promise<{ id: string; name: string; type: string }>;
 	nodeTypes(): Promise<Array<{ name: string; displayName: string; version: number | number[]; [k: string]: unknown }>>;
 	credentialTypes(): Promise<Array<{ name: string; displayName: string; [k: string]: unknown }>>;
+	/**
+	 * The environment this instance was started with, plus `overrides`: for another n8n process of the same
+	 * setup (a queue-mode worker, see ./queue-stack.ts), which then needs its own ports and user folder.
+	 */
+	processEnv(overrides?: Record<string, string>): NodeJS.ProcessEnv;
 	stop(): Promise<void>;
 }
 
@@ -743,6 +748,8 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 		async credentialTypes() {
 			return rest.get('/types/credentials.json');
 		},
+
+		processEnv: (overrides = {}) => n8nEnv(overrides),
 
 		stop,
 	};

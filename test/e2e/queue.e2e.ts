@@ -1,0 +1,292 @@
+/**
+ * Queue mode, end to end: an n8n 2.41.1 main (EXECUTIONS_MODE=queue), Redis, PostgreSQL and two
+ * `n8n worker` processes, all started by ./queue-stack.ts, running the at-scale example
+ * (test/workflows/examples/at-scale.json: webhook -> Create -> Check Once, Still Running -> n8n's Wait
+ * -> Check Once again, Completed -> Slack with the file) against the simulator, Slack swapped for the
+ * loopback sink.
+ *
+ * Time is compressed so CI stays within a few minutes: decks take 10-35 s (simulator speed 60) and
+ * the Wait node waits WAIT_SECONDS, just above the 65 s under which n8n keeps a wait in the worker;
+ * so every deck is still running at its first check and done at its second, and every execution is
+ * offloaded to the database once.
+ *
+ * - M = 100 webhook calls, each its own execution; while the decks run the executions are
+ *   `waiting` (executions API) and the workers' active jobs stay far below M; Redis restarts while
+ *   they wait; every execution ends in success, every deck is charged once and delivered once.
+ * - A worker is SIGKILLed while it runs Create items (Create made slow by a simulator latency
+ *   fault): n8n reports those executions crashed/failed, a retry from the executions list completes
+ *   them with no second charge (the delivery id is the Idempotency Key and lives in the saved trigger
+ *   data), the surviving worker takes the new work.
+ * - The API key is in no worker's (nor the main's) log.
+ *
+ * Run: npm run test:e2e (with the other e2e files), or
+ *   npx jest --roots test/e2e --testMatch '**\/queue.e2e.ts' --testPathIgnorePatterns /node_modules/ --testTimeout 600000
+ */
+import { start, type Simulator } from '../simulator';
+import { ensureBuilt, REPO } from './fixtures/build';
+import { startSink, type Sink } from './fixtures/sink';
+import {
+	AtScaleWorkflow,
+	CHECK_NODE,
+	countExecutions,
+	FILE_NODE,
+	fireDecks,
+	importAtScale,
+	loadAtScaleIssues,
+	SINK_PREFIX,
+	startSampler,
+	WAIT_NODE,
+	WAIT_OFFLOAD_THRESHOLD_SECONDS,
+	waitForFinished,
+} from './fixtures/at-scale';
+import { closeHttpClients, ExecutionDetail } from './n8n-instance';
+import { ensureQueueServices, startQueueStack, type QueueStack, type Worker } from './queue-stack';
+
+const M = 100;
+const WAIT_SECONDS = WAIT_OFFLOAD_THRESHOLD_SECONDS + 1;
+const CONCURRENCY = 10;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Json = Record<string, any>;
+const report: Json = {};
+
+// queue mode runs on the pinned 2.x flavor only: skipped when DECKGEN_E2E_FLAVORS leaves v2 out
+const flavors = (process.env.DECKGEN_E2E_FLAVORS ?? 'v2,v1').split(',').map((f) => f.trim());
+const describeQueue = flavors.includes('v2') ? describe : describe.skip;
+
+describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scale example', () => {
+	let sim: Simulator;
+	let sink: Sink;
+	let stack: QueueStack;
+	let apiKey: string;
+	let wf: AtScaleWorkflow;
+
+	const chargesFor = (deliveryId: string) => sim.ledger.charges.filter((c) => c.idempotencyKey === deliveryId);
+	const deliveries = () => sink.of('sink', `${SINK_PREFIX}/${FILE_NODE}`);
+	/** a delivery names its deck's task id in the comment (JSON, or multipart with the file) */
+	const deliveredTaskIds = () => deliveries().map((r) => /task (tsk_[0-9a-f]+)/.exec(typeof r.body === 'string' ? r.body : JSON.stringify(r.body?.initialComment ?? ''))?.[1]);
+
+	beforeAll(async () => {
+		const t = Date.now();
+		ensureBuilt();
+		ensureQueueServices();
+		sim = await start({ seed: 10, clock: { speed: 60 }, limits: { maxConcurrentDecks: 1_000_000, retryAfterMs: 20 } });
+		apiKey = sim.control.createAccount({ balance: 1_000_000, subscriber: true }).key;
+		sink = await startSink();
+		stack = await startQueueStack({ packageDir: REPO, workers: 2, concurrency: CONCURRENCY, env: { N8N_LOG_LEVEL: 'debug' } });
+		report.startupSeconds = (Date.now() - t) / 1000;
+		wf = await importAtScale(stack.main, { sim, apiKey, sinkUrl: sink.url, waitSeconds: WAIT_SECONDS });
+		report.attachFiles = wf.attachFiles;
+	}, 480_000);
+
+	afterAll(async () => {
+		await stack?.stop();
+		await sink?.close();
+		await sim?.close();
+		await closeHttpClients();
+		console.log(`E2E_QUEUE_REPORT ${JSON.stringify(report)}`);
+	});
+
+	it('the example imports as shipped with no parameter issues', async () => {
+		expect(await loadAtScaleIssues(stack.main)).toEqual({});
+	});
+
+	it(`${M} webhook calls: executions wait in the database while decks run, Redis restarts, every deck charged once and delivered`, async () => {
+		const t = Date.now();
+		const ids = Array.from({ length: M }, (_, i) => `scale-${i}`);
+		const before = ids.slice(0, M * 0.8);
+		const after = ids.slice(M * 0.8);
+		const sampler = startSampler(stack, wf.id, 500);
+		try {
+			expect(await fireDecks(stack.main, before)).toEqual(before.map(() => 202));
+			// every deck is still generating at its first check: each execution goes to the Wait node and
+			// is offloaded. Redis restarts once they all wait (no job is then held in Redis).
+			const deadline = Date.now() + 120_000;
+			while ((await countExecutions(stack.main, wf.id, ['waiting'])) < before.length) {
+				if (Date.now() > deadline) throw new Error('the executions did not all reach the Wait node');
+				await sleep(500);
+			}
+			report.waitingAfterSeconds = (Date.now() - t) / 1000;
+			const r = Date.now();
+			await stack.redis.restart();
+			report.redisRestartSeconds = (Date.now() - r) / 1000;
+			// new work after the restart: the main must have reconnected to enqueue it, the workers to take it
+			expect(await fireDecks(stack.main, after)).toEqual(after.map(() => 202));
+			const counts = await waitForFinished(stack.main, wf.id, M, (WAIT_SECONDS + 150) * 1000);
+			expect(counts).toEqual({ success: M, error: 0, crashed: 0, canceled: 0 });
+		} finally {
+			await sampler.stop();
+		}
+		report.m = { wallSeconds: (Date.now() - t) / 1000 };
+
+		// every deck charged exactly once, one deck per delivery id
+		for (const id of ids) expect({ id, charges: chargesFor(id).length }).toEqual({ id, charges: 1 });
+		const taskIds = new Set(ids.map((id) => chargesFor(id)[0].taskId));
+		expect(taskIds.size).toBe(M);
+		// every deck delivered, exactly once
+		const delivered = deliveredTaskIds();
+		expect(delivered).toHaveLength(M);
+		expect(new Set(delivered)).toEqual(taskIds);
+		if (wf.attachFiles) {
+			// the Download File option attached the deck file: the stand-in posted its bytes
+			// (the sink parses multipart into fields and `attachments`)
+			for (const d of deliveries()) expect((d.body as { attachments?: Array<{ data: Buffer }> }).attachments?.map((a) => a.data.length > 0)).toEqual([true]);
+		}
+
+		// while the decks ran, the executions were offloaded: many waiting, few running, few active jobs
+		const samples = sampler.samples;
+		const peakWaiting = Math.max(...samples.map((s) => s.waiting));
+		const peakRunning = Math.max(...samples.map((s) => s.running));
+		const peakQueued = Math.max(...samples.map((s) => s.queued));
+		const peakActiveJobs = Math.max(...samples.filter((s) => !Number.isNaN(s.activeJobs)).map((s) => s.activeJobs));
+		const peakWorkerActive = Math.max(...samples.map((s) => s.workerActive.reduce((a, b) => a + b, 0)));
+		report.m = { ...report.m, peakWaiting, peakRunning, peakQueued, peakActiveJobs, peakWorkerActive, samples: samples.length };
+		expect(peakWaiting).toBeGreaterThanOrEqual(before.length);
+		// the workers' slots bound what runs at once, far below M
+		expect(peakActiveJobs).toBeLessThanOrEqual(2 * CONCURRENCY);
+		expect(peakWorkerActive).toBeLessThanOrEqual(2 * CONCURRENCY);
+		expect(peakWorkerActive).toBeLessThan(M / 4);
+		// and when the executions waited, nothing of theirs was running
+		const allWaiting = samples.filter((s) => s.waiting >= before.length);
+		expect(allWaiting.length).toBeGreaterThan(0);
+
+		// the shape of one run: checked, waited (offloaded once), checked again, delivered
+		const [one] = await stack.main.listExecutions({ workflowId: wf.id, status: ['success'], limit: 1 });
+		const exec = await stack.main.getExecution(String(one.id));
+		const rd = exec.data.resultData.runData;
+		expect(rd[CHECK_NODE]).toHaveLength(2);
+		expect(rd[CHECK_NODE][0].data.main[2]).toHaveLength(1); // Still Running
+		expect(rd[CHECK_NODE][1].data.main[0]).toHaveLength(1); // Completed
+		expect(rd[WAIT_NODE]).toHaveLength(1);
+		expect(rd[FILE_NODE]).toHaveLength(1);
+	});
+
+	it('a worker dies (SIGKILL) while it runs Create: n8n ends its executions, a retry buys nothing twice, the redelivered requests complete on the other worker with one charge each', async () => {
+		const t = Date.now();
+		// execution ids grow: everything above this one is new (the list pages at 100)
+		const watermark = Math.max(...(await stack.main.listExecutions({ workflowId: wf.id, limit: 100 })).map((e) => Number(e.id)));
+		// Create answers after 12 s: the worker is killed while the service holds its requests
+		const heldBefore = sim.control.faultsInjected().latency ?? 0;
+		sim.control.setFaults([{ method: 'POST', path: '/v1/decks', kind: 'latency', latencyMs: 12_000 }]);
+		const ids = Array.from({ length: 6 }, (_, i) => `kill-${i}`);
+		expect(await fireDecks(stack.main, ids)).toEqual(ids.map(() => 202));
+		const fresh = async () => (await stack.main.listExecutions({ workflowId: wf.id, limit: 100 })).filter((e) => Number(e.id) > watermark).map((e) => String(e.id));
+		let execIds: string[] = [];
+		const started = (w: Worker) => w.startedExecutions().filter((id) => execIds.includes(id));
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			execIds = await fresh();
+			const onWorkers = stack.workers.flatMap(started);
+			// every Create request has reached the service, which holds it
+			const held = (sim.control.faultsInjected().latency ?? 0) - heldBefore;
+			if (execIds.length === ids.length && onWorkers.length === ids.length && held === ids.length) break;
+			if (Date.now() > deadline) throw new Error(`the ${ids.length} executions did not all reach Create: ${execIds.length} listed, ${onWorkers.length} started, ${held} at the service`);
+			await sleep(100);
+		}
+		// kill the worker running the most of them
+		const [victim, survivor] = [...stack.workers].sort((a, b) => started(b).length - started(a).length);
+		const victimExecutions = started(victim).filter((id) => !victim.finishedExecutions().includes(id));
+		expect(victimExecutions.length).toBeGreaterThan(0);
+		// which deck request each one carries (its saved trigger data, before anything happens to it)
+		const deliveryOf: Record<string, string> = {};
+		for (const id of victimExecutions) {
+			const saved = await stack.main.rest.get(`/rest/executions/${id}`);
+			deliveryOf[id] = /kill-\d+/.exec(typeof saved.data === 'string' ? saved.data : JSON.stringify(saved.data))![0];
+		}
+		// in the middle of Create: the service holds the request, nothing is charged yet
+		for (const id of victimExecutions) expect({ id, charges: chargesFor(deliveryOf[id]).length }).toEqual({ id, charges: 0 });
+		await victim.kill();
+		expect(victim.process.exited()).toBeDefined();
+		sim.control.setFaults([]);
+		report.kill = { victimExecutions: victimExecutions.length, survivorExecutions: started(survivor).length };
+
+		// the survivor takes new work
+		const more = Array.from({ length: 4 }, (_, i) => `after-kill-${i}`);
+		const beforeMore = new Set(await fresh());
+		expect(await fireDecks(stack.main, more)).toEqual(more.map(() => 202));
+
+		// n8n notices: the job's lock lapses, Bull fails it (maxStalledCount 0), the main marks the
+		// execution failed (it was waiting for the job) or queue recovery marks it crashed
+		const ended: Record<string, string> = {};
+		const crashDeadline = Date.now() + 150_000;
+		while (Object.keys(ended).length < victimExecutions.length) {
+			for (const id of victimExecutions) {
+				const e = await stack.main.getExecution(id);
+				if (!['new', 'running', 'waiting', 'unknown'].includes(e.status)) ended[id] = e.status;
+			}
+			if (Date.now() > crashDeadline) throw new Error(`n8n did not end the dead worker's executions: ${JSON.stringify(ended)}`);
+			await sleep(1000);
+		}
+		report.kill.endedAfterSeconds = (Date.now() - t) / 1000;
+		report.kill.endedAs = ended;
+		for (const status of Object.values(ended)) expect(['crashed', 'error']).toContain(status);
+		// the service finishes the purchases the dead worker had sent (it never reads the answers)
+		const purchaseDeadline = Date.now() + 30_000;
+		while (victimExecutions.some((id) => chargesFor(deliveryOf[id]).length === 0)) {
+			if (Date.now() > purchaseDeadline) throw new Error('the dead worker\'s purchases did not complete at the service');
+			await sleep(250);
+		}
+
+		const outcome = (e: ExecutionDetail) => ({
+			id: String(e.id),
+			status: e.status,
+			error: e.data?.resultData?.error?.message as string | undefined,
+			ranNodes: Object.keys(e.data?.resultData?.runData ?? {}),
+		});
+		// n8n 2.41 replaces the data of an execution whose job stalled with the error alone
+		// (WorkflowRunner.processError: runData {}): the saved trigger data is gone
+		const crashed = await Promise.all(victimExecutions.map(async (id) => outcome(await stack.main.getExecution(id))));
+		report.kill.crashed = crashed;
+		for (const c of crashed) expect(c).toMatchObject({ ranNodes: [], error: expect.stringMatching(/failed to be processed too many times/) });
+
+		// a retry from the executions list, as a user would: with nothing saved to run from, n8n 2.41 ends
+		// it at once with the same error; it runs no node and buys nothing
+		const createsBefore = sim.ledger.requests.filter((q) => q.method === 'POST' && q.path === '/v1/decks').length;
+		const retried = await Promise.all(
+			victimExecutions.map(async (id) => {
+				const raw = await stack.main.rest.post(`/rest/executions/${id}/retry`, { loadWorkflow: false });
+				return outcome(await stack.main.waitForExecution(String(raw.id), { timeoutMs: (WAIT_SECONDS + 120) * 1000 }));
+			}),
+		);
+		report.kill.retried = retried;
+		for (const r of retried) expect(r).toMatchObject({ status: 'error', ranNodes: [], error: expect.stringMatching(/failed to be processed too many times/) });
+		expect(sim.ledger.requests.filter((q) => q.method === 'POST' && q.path === '/v1/decks').length).toBe(createsBefore);
+
+		// what completes them: the deck request delivered again with its delivery id (a webhook sender
+		// retries a delivery that did not complete); Create sends the same Idempotency Key, and the
+		// service replays the purchase the dead worker made, or makes it if it never arrived
+		const redelivered = victimExecutions.map((id) => deliveryOf[id]);
+		const beforeRedelivery = Math.max(...(await fresh()).map(Number));
+		expect(await fireDecks(stack.main, redelivered)).toEqual(redelivered.map(() => 202));
+		const redeliveryIds = async () => (await fresh()).filter((id) => Number(id) > beforeRedelivery);
+		const redeliveryDeadline = Date.now() + 30_000;
+		while ((await redeliveryIds()).length < redelivered.length) {
+			if (Date.now() > redeliveryDeadline) throw new Error('the redelivered requests did not start executions');
+			await sleep(250);
+		}
+
+		// everything of this batch finishes: the redeliveries, the survivor's own, the new ones
+		const retriedIds = new Set(retried.map((r) => r.id));
+		const moreIds = (await fresh()).filter((id) => !beforeMore.has(id) && !retriedIds.has(id) && Number(id) <= beforeRedelivery);
+		expect(moreIds).toHaveLength(more.length);
+		const rest = [...execIds.filter((id) => !victimExecutions.includes(id)), ...moreIds, ...(await redeliveryIds())];
+		const finished = await Promise.all(rest.map(async (id) => outcome(await stack.main.waitForExecution(id, { timeoutMs: (WAIT_SECONDS + 150) * 1000 }))));
+		for (const e of finished) expect(e).toMatchObject({ status: 'success', error: undefined });
+		for (const id of moreIds) expect(survivor.startedExecutions()).toContain(id);
+
+		// one charge per deck request, one delivery per deck: the dead worker's purchase was not repeated
+		for (const id of [...ids, ...more]) expect({ id, charges: chargesFor(id).length }).toEqual({ id, charges: 1 });
+		const delivered = deliveredTaskIds();
+		for (const id of [...ids, ...more]) expect({ id, deliveries: delivered.filter((task) => task === chargesFor(id)[0].taskId).length }).toEqual({ id, deliveries: 1 });
+		report.kill.seconds = (Date.now() - t) / 1000;
+	});
+
+	it('the API key appears in no worker log, nor the main log', () => {
+		expect(stack.workers.length).toBe(2);
+		for (const w of stack.workers) {
+			expect(w.logs().length).toBeGreaterThan(0);
+			expect(w.logs().includes(apiKey)).toBe(false);
+		}
+		expect(stack.main.logs.includes(apiKey)).toBe(false);
+	});
+});
