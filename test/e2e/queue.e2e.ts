@@ -76,7 +76,6 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 		stack = await startQueueStack({ packageDir: REPO, workers: 2, concurrency: CONCURRENCY, env: { N8N_LOG_LEVEL: 'debug' } });
 		report.startupSeconds = (Date.now() - t) / 1000;
 		wf = await importAtScale(stack.main, { sim, apiKey, sinkUrl: sink.url, waitSeconds: WAIT_SECONDS });
-		report.attachFiles = wf.attachFiles;
 	}, 480_000);
 
 	afterAll(async () => {
@@ -127,11 +126,9 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 		const delivered = deliveredTaskIds();
 		expect(delivered).toHaveLength(M);
 		expect(new Set(delivered)).toEqual(taskIds);
-		if (wf.attachFiles) {
-			// the Download File option attached the deck file: the stand-in posted its bytes
-			// (the sink parses multipart into fields and `attachments`)
-			for (const d of deliveries()) expect((d.body as { attachments?: Array<{ data: Buffer }> }).attachments?.map((a) => a.data.length > 0)).toEqual([true]);
-		}
+		// the Download File option attached the deck file: the stand-in posted its bytes
+		// (the sink parses multipart into fields and `attachments`)
+		for (const d of deliveries()) expect((d.body as { attachments?: Array<{ data: Buffer }> }).attachments?.map((a) => a.data.length > 0)).toEqual([true]);
 
 		// while the decks ran, the executions were offloaded: many waiting, few running, few active jobs
 		const samples = sampler.samples;
