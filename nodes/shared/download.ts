@@ -38,6 +38,29 @@ export function redirectTarget(status: number, headers: Record<string, string>, 
 	}
 }
 
+/**
+ * For the service's own requests (not downloads): the URL to send the same request to next, when
+ * the answer redirects within the Base URL's origin (so the key may follow), the method allows it
+ * (a GET, or a 307/308 that keeps the method and body) and fewer than MAX_REDIRECTS hops were made.
+ * Any other redirect is not followed: its `location` is made absolute in `headers`, so the failure
+ * message can say where it pointed.
+ */
+export function sameOriginHop(
+	status: number,
+	headers: Record<string, string>,
+	from: string,
+	baseUrl: string,
+	method: string,
+	hops: number,
+): string | undefined {
+	const target = redirectTarget(status, headers, from);
+	if (target === undefined) return undefined;
+	const keepsMethod = method.toUpperCase() === 'GET' || status === 307 || status === 308;
+	if (keepsMethod && hops < MAX_REDIRECTS && mayCarryCredential(target, baseUrl)) return target;
+	headers.location = target;
+	return undefined;
+}
+
 const TYPE_BY_EXTENSION: Record<string, string> = {
 	pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 	ppt: 'application/vnd.ms-powerpoint',
