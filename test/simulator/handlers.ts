@@ -43,7 +43,12 @@ function statusField(state: SimState, word: string): Record<string, string> {
 
 /** Success of a spending POST, with the profile's status code. */
 function accepted(state: SimState, value: Record<string, unknown>): Reply {
-	return json(state.profile.createStatus, value);
+	return json(state.profile.createStatus, enveloped(state, value));
+}
+
+/** The profile's success envelope: the members as they are, or under `data`. */
+function enveloped(state: SimState, value: Record<string, unknown>): Record<string, unknown> {
+	return state.profile.successEnvelope === 'data' ? { data: value, meta: { version: 'v1' } } : value;
 }
 
 /** Takes the money and writes the ledger; also counts the call against spend velocity. */
@@ -146,7 +151,7 @@ export function getStatus(call: Call): Reply {
 	const s = deckState(deck, now);
 	const words = state.statusWords;
 	const alternate = state.profile.createResponse === 'minimal';
-	return json(200, {
+	return json(200, enveloped(state, {
 		taskId: deck.taskId,
 		...statusField(state, deck.statusOverride ?? words[s.phase]),
 		progress: s.progress,
@@ -160,7 +165,7 @@ export function getStatus(call: Call): Reply {
 		...(s.phase === 'succeeded' ? resultLinks(state, deck, now) : {}),
 		...(s.phase === 'succeeded' && deck.video ? { videoUrl: `${APP}/decks/${deck.taskId}/video?version=${deck.version}` } : {}),
 		...(s.phase === 'failed' ? { error: { code: 'generation_failed', message: 'The deck could not be generated. Start a new deck.' } } : {}),
-	});
+	}));
 }
 
 export type DeckFormat = 'pptx' | 'pdf';

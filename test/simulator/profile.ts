@@ -71,6 +71,12 @@ export interface ProfileChoices {
 	orgSpendDisabledStatus: 402 | 403;
 	/** Whether file answers carry `Content-Disposition` (else a client must take the name from the URL). */
 	fileDisposition: boolean;
+	/**
+	 * Success bodies of the spending POSTs and the status read: `bare` = the members at the top level;
+	 * `data` = wrapped as `{ data: {…}, meta: { requestId } }` (a JSON:API-style envelope; the contract only
+	 * says the body "carries" `taskId`). Not part of profile B: a test choice.
+	 */
+	successEnvelope: 'bare' | 'data';
 }
 
 export const PROFILES: Record<ProfileName, ProfileChoices> = {
@@ -95,6 +101,7 @@ export const PROFILES: Record<ProfileName, ProfileChoices> = {
 		materialResponse: 'reference',
 		orgSpendDisabledStatus: 402,
 		fileDisposition: true,
+		successEnvelope: 'bare',
 	},
 	alternate: {
 		createStatus: 201,
@@ -117,6 +124,7 @@ export const PROFILES: Record<ProfileName, ProfileChoices> = {
 		materialResponse: 'plain',
 		orgSpendDisabledStatus: 403,
 		fileDisposition: false,
+		successEnvelope: 'bare',
 	},
 };
 

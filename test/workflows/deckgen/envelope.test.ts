@@ -1,0 +1,36 @@
+/**
+ * The contract says a create answer is "a body carrying `taskId`" and shows no status fields: a
+ * service may wrap its success bodies in an envelope (`{ data: {…}, meta }`, JSON:API style). A
+ * node fitted to bare bodies bought the deck and then failed every item ("answered without
+ * taskId"), and the Wait node never found the status word and polled until Max Wait. The
+ * simulator's `successEnvelope: 'data'` choice wraps every spending answer and every status read.
+ */
+import { start, type Simulator } from '../../simulator';
+import { runWait } from '../wait/run';
+import { brief, jsonOf, loadWorkflow, runWith } from './fixture';
+
+describe.each(['bare', 'data'] as const)('success bodies %s', (successEnvelope) => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await start({ seed: 73, clock: { manual: true }, choices: { successEnvelope } });
+	});
+	afterAll(async () => await sim.close());
+
+	test('Create → Get Status → Wait (Check Once): taskId, state and deckUrl at the top level; one charge', async () => {
+		const created = await runWith(sim, loadWorkflow('create'), sim.keys.personal, [brief()]);
+		expect(created.status).toBe('success');
+		const [deck] = jsonOf(created.output('Success'));
+		expect(deck).toMatchObject({ outcome: 'success', taskId: expect.stringMatching(/^tsk_/) });
+		const taskId = deck.taskId as string;
+		expect(sim.ledger.chargesFor(deck.idempotencyKey as string)).toHaveLength(1);
+
+		sim.control.advance(60 * 60_000);
+		const status = await runWith(sim, loadWorkflow('get-status'), sim.keys.personal, [{ taskId }]);
+		const [read] = jsonOf(status.output('Success'));
+		expect(read).toMatchObject({ taskId, state: 'succeeded', deckUrl: expect.stringMatching(/^http/) });
+
+		const waited = await runWait('check-once', sim, [{ taskId }]);
+		expect(waited.completed.map((item) => item.json.taskId)).toEqual([taskId]);
+		expect(waited.completed[0].json).toMatchObject({ state: 'succeeded', deckUrl: expect.stringMatching(/^http/) });
+	});
+});
