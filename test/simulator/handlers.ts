@@ -37,8 +37,8 @@ export interface Call {
 const APP = 'https://app.deckgen.example';
 
 /** The status word under the profile's member (`status` or `state`). */
-function statusField(state: SimState, word: string): Record<string, string> {
-	return { [state.profile.statusMember]: word };
+function statusField(state: SimState, word: string): Record<string, unknown> {
+	return { [state.profile.statusMember]: state.profile.statusWordShape === 'object' ? { code: word } : word };
 }
 
 /** Success of a spending POST, with the profile's status code. */

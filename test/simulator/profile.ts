@@ -77,6 +77,8 @@ export interface ProfileChoices {
 	 * says the body "carries" `taskId`). Not part of profile B: a test choice.
 	 */
 	successEnvelope: 'bare' | 'data';
+	/** The status word as text (`"status": "completed"`) or inside an object (`"status": {"code": "completed"}`). Not part of profile B: a test choice. */
+	statusWordShape: 'text' | 'object';
 }
 
 export const PROFILES: Record<ProfileName, ProfileChoices> = {
@@ -102,6 +104,7 @@ export const PROFILES: Record<ProfileName, ProfileChoices> = {
 		orgSpendDisabledStatus: 402,
 		fileDisposition: true,
 		successEnvelope: 'bare',
+		statusWordShape: 'text',
 	},
 	alternate: {
 		createStatus: 201,
@@ -125,6 +128,7 @@ export const PROFILES: Record<ProfileName, ProfileChoices> = {
 		orgSpendDisabledStatus: 403,
 		fileDisposition: false,
 		successEnvelope: 'bare',
+		statusWordShape: 'text',
 	},
 };
 

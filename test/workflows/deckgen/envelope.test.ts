@@ -34,3 +34,23 @@ describe.each(['bare', 'data'] as const)('success bodies %s', (successEnvelope) 
 		expect(waited.completed[0].json).toMatchObject({ state: 'succeeded', deckUrl: expect.stringMatching(/^http/) });
 	});
 });
+
+/** Status fields are not shown: the word may sit inside an object (`"status": {"code": "completed"}`). */
+describe.each(['text', 'object'] as const)('the status word as %s', (statusWordShape) => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await start({ seed: 74, clock: { manual: true }, choices: { statusWordShape } });
+	});
+	afterAll(async () => await sim.close());
+
+	test('Get Status and the Wait node (Check Once) read the state; a finished deck completes', async () => {
+		const done = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 0, outcome: 'succeeded' });
+		const failedDeck = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 0, outcome: 'failed' });
+		const status = await runWith(sim, loadWorkflow('get-status'), sim.keys.personal, [{ taskId: done }]);
+		expect(jsonOf(status.output('Success'))[0]).toMatchObject({ taskId: done, state: 'succeeded' });
+
+		const waited = await runWait('check-once', sim, [{ taskId: done }, { taskId: failedDeck }]);
+		expect(waited.completed.map((item) => item.json.taskId)).toEqual([done]);
+		expect(waited.failed.map((item) => item.json.taskId)).toEqual([failedDeck]);
+	});
+});
