@@ -69,6 +69,12 @@ describe('mayCarryCredential: the key goes only to the Base URL origin', () => {
 		['http://127.0.0.1:4011/x', 'http://127.0.0.1:4010', false],
 		['ftp://api.example/x', 'ftp://api.example', false],
 		['not a url', 'https://api.example', false],
+		['http://api.example:80/x', 'http://api.example', true],
+		['https://API.Example/x', 'https://api.example', true],
+		['https://user:pw@api.example/x', 'https://api.example', true],
+		['https://api.example@evil.example/x', 'https://api.example', false],
+		['https://evil.example/x', 'https://user:pw@api.example', false],
+		['http://api.example/x', 'http://api.example/v1/', true],
 	])('%s with Base URL %s: %s', (url, base, expected) => {
 		expect(mayCarryCredential(url, base)).toBe(expected);
 	});
