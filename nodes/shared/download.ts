@@ -38,12 +38,19 @@ export function redirectTarget(status: number, headers: Record<string, string>, 
 	}
 }
 
+/** Where a followed redirect sends the request next, and with which method. */
+export interface Hop {
+	url: string;
+	/** 301/302/303 after anything but GET: the next request is a GET without a body, as HTTP clients do. */
+	asGet: boolean;
+}
+
 /**
- * For the service's own requests (not downloads): the URL to send the same request to next, when
- * the answer redirects within the Base URL's origin (so the key may follow), the method allows it
- * (a GET, or a 307/308 that keeps the method and body) and fewer than MAX_REDIRECTS hops were made.
- * Any other redirect is not followed: its `location` is made absolute in `headers`, so the failure
- * message can say where it pointed.
+ * For the service's own requests (not downloads): the next hop, when the answer redirects within
+ * the Base URL's origin (so the key may follow) and fewer than MAX_REDIRECTS hops were made. A
+ * 307/308 keeps the method and body; a 301/302/303 after a POST is read with a GET (the usual
+ * "303 See Other" after an accepted POST). Any other redirect is not followed: its `location` is
+ * made absolute in `headers`, so the failure message can say where it pointed.
  */
 export function sameOriginHop(
 	status: number,
@@ -52,11 +59,12 @@ export function sameOriginHop(
 	baseUrl: string,
 	method: string,
 	hops: number,
-): string | undefined {
+): Hop | undefined {
 	const target = redirectTarget(status, headers, from);
 	if (target === undefined) return undefined;
-	const keepsMethod = method.toUpperCase() === 'GET' || status === 307 || status === 308;
-	if (keepsMethod && hops < MAX_REDIRECTS && mayCarryCredential(target, baseUrl)) return target;
+	if (hops < MAX_REDIRECTS && mayCarryCredential(target, baseUrl)) {
+		return { url: target, asGet: method.toUpperCase() !== 'GET' && status !== 307 && status !== 308 };
+	}
 	headers.location = target;
 	return undefined;
 }

@@ -43,7 +43,9 @@ function statusField(state: SimState, word: string): Record<string, unknown> {
 
 /** Success of a spending POST, with the profile's status code. */
 function accepted(state: SimState, value: Record<string, unknown>): Reply {
-	return json(state.profile.createStatus, enveloped(state, value));
+	const seeOther = state.profile.createStatus === 303 && typeof value.taskId === 'string';
+	const headers: Record<string, string> = seeOther ? { location: `/v1/decks/${encodeURIComponent(value.taskId as string)}/status` } : {};
+	return json(state.profile.createStatus, enveloped(state, value), headers);
 }
 
 /** The profile's success envelope: the members as they are, or under `data`. */

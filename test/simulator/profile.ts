@@ -23,8 +23,11 @@ export type ResultLinks =
 	| 'result';
 
 export interface ProfileChoices {
-	/** Success status of `POST /v1/decks` (and the other spending POSTs). */
-	createStatus: 200 | 201 | 202;
+	/**
+	 * Success status of `POST /v1/decks` (and the other spending POSTs). 303 (a test choice): "See Other",
+	 * `Location` = the deck's status path on the API origin, the body as with 202.
+	 */
+	createStatus: 200 | 201 | 202 | 303;
 	/** Creation answer: `full` = taskId, status, creditsCharged, createdAt, version, max_versions; `minimal` = taskId, state, `_links.status`. */
 	createResponse: 'full' | 'minimal';
 	/** The words of the status endpoint. */

@@ -108,16 +108,16 @@ describe('file name and type: headers first, else the URL', () => {
 describe('sameOriginHop: API requests follow a redirect only within the Base URL origin', () => {
 	const base = 'https://api.example/root';
 	const from = 'https://api.example/root/v1/decks/t/status';
-	it.each<[string, number, string, string, number, string | undefined, string]>([
-		['same origin, GET', 302, '/root/v1/decks/t/status2', 'GET', 0, 'https://api.example/root/v1/decks/t/status2', '/root/v1/decks/t/status2'],
-		['same origin, POST 307 keeps its body', 307, 'https://api.example/x', 'POST', 0, 'https://api.example/x', 'https://api.example/x'],
-		['same origin, POST 302 would become a GET: not followed', 302, '/x', 'POST', 0, undefined, 'https://api.example/x'],
+	it.each<[string, number, string, string, number, { url: string; asGet: boolean } | undefined, string]>([
+		['same origin, GET', 302, '/root/v1/decks/t/status2', 'GET', 0, { url: 'https://api.example/root/v1/decks/t/status2', asGet: false }, '/root/v1/decks/t/status2'],
+		['same origin, POST 307 keeps its method and body', 307, 'https://api.example/x', 'POST', 0, { url: 'https://api.example/x', asGet: false }, 'https://api.example/x'],
+		['same origin, POST 303 See Other is read with a GET', 303, '/x', 'POST', 0, { url: 'https://api.example/x', asGet: true }, '/x'],
 		['another origin', 301, 'https://login.example/', 'GET', 0, undefined, 'https://login.example/'],
 		['https to http on the same host', 301, 'http://api.example/x', 'GET', 0, undefined, 'http://api.example/x'],
 		['too many hops', 302, '/y', 'GET', 5, undefined, 'https://api.example/y'],
 	])('%s', (_name, status, location, method, hops, next, locationAfter) => {
 		const headers: Record<string, string> = { location };
-		expect(sameOriginHop(status, headers, from, base, method, hops)).toBe(next);
+		expect(sameOriginHop(status, headers, from, base, method, hops)).toEqual(next);
 		expect(headers.location).toBe(locationAfter);
 	});
 

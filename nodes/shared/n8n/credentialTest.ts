@@ -60,7 +60,7 @@ export async function deckGenApiTest(
 		}
 		const headers = lowerCaseHeaders(answer.headers ?? {});
 		const next = sameOriginHop(answer.statusCode, headers, url, baseUrl, 'GET', hops);
-		if (next) url = next;
+		if (next) url = next.url;
 		else response = { status: answer.statusCode, headers, text: bodyText(answer.body) };
 	}
 	return resultOf(credentialVerdict(response, baseUrl), apiKey);

@@ -21,12 +21,15 @@ export function n8nTransport(ctx: IExecuteFunctions, baseUrl: string, timeoutMs 
 	const root = baseUrl.replace(/\/+$/, '');
 	return async (request) => {
 		let url = `${root}${request.path}`;
+		let method = request.method;
+		let body = request.body;
+		let headers: Record<string, string> = { Accept: 'application/json, application/problem+json', ...request.headers };
 		for (let hops = 0; ; hops++) {
 			const options: IHttpRequestOptions = {
-				method: request.method,
+				method,
 				url,
-				headers: { Accept: 'application/json, application/problem+json', ...request.headers },
-				body: request.body,
+				headers,
+				body,
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
 				// n8n follows redirects and puts the credential back on every hop, other hosts included:
@@ -49,13 +52,18 @@ export function n8nTransport(ctx: IExecuteFunctions, baseUrl: string, timeoutMs 
 				if (ctx.getExecutionCancelSignal?.()?.aborted) throw new CancelledError();
 				throw new TransportError(sanitisedNetworkMessage(failure), (failure as { code?: string }).code);
 			}
-			const headers = lowerCaseHeaders(response.headers ?? {});
-			const next = sameOriginHop(response.statusCode, headers, url, root, request.method, hops);
+			const answered = lowerCaseHeaders(response.headers ?? {});
+			const next = sameOriginHop(response.statusCode, answered, url, root, method, hops);
 			if (next) {
-				url = next;
+				url = next.url;
+				if (next.asGet) {
+					method = 'GET';
+					body = undefined;
+					headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !/^content-/i.test(name)));
+				}
 				continue;
 			}
-			return { status: response.statusCode, headers, text: bodyText(response.body) };
+			return { status: response.statusCode, headers: answered, text: bodyText(response.body) };
 		}
 	};
 }

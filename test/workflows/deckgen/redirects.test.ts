@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 
 import { testCredentials } from '../../harness';
 import { start, type Simulator } from '../../simulator';
-import { DECK_NODE, loadWorkflow, runWith } from './fixture';
+import { brief, DECK_NODE, jsonOf, loadWorkflow, runWith } from './fixture';
 
 describe('a Base URL that redirects to another origin', () => {
 	let sim: Simulator;
@@ -56,5 +56,58 @@ describe('a Base URL that redirects to another origin', () => {
 		expect(result.message).toContain(new URL(sim.storage.url).origin);
 		expect(result.message).toMatch(/redirect/i);
 		expect(result.message).not.toContain(sim.keys.personal);
+	});
+});
+
+/**
+ * A create answered "303 See Other" to the deck's status on the API's own origin (a legal async
+ * pattern: the contract does not show the success code). The node reads the status with a GET
+ * and the key, and the deck comes out with its taskId; a retry of the execution replays.
+ */
+describe('a create answered 303 See Other on the Base URL origin', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await start({ seed: 72, clock: { manual: true }, choices: { createStatus: 303 } });
+	});
+	afterAll(async () => await sim.close());
+
+	test('the deck and its taskId reach Success; one charge; the status was read with the key', async () => {
+		const result = await runWith(sim, loadWorkflow('create'), sim.keys.personal, [brief()]);
+		expect(result.status).toBe('success');
+		const [deck] = jsonOf(result.output('Success'));
+		expect(deck).toMatchObject({ outcome: 'success', taskId: expect.stringMatching(/^tsk_/) });
+		expect(sim.ledger.chargesFor(deck.idempotencyKey as string)).toHaveLength(1);
+		const tail = sim.ledger.requests.slice(-2).map((r) => `${r.method} ${r.path} ${r.status}`);
+		expect(tail).toEqual(['POST /v1/decks 303', `GET /v1/decks/${String(deck.taskId)}/status 200`]);
+	});
+});
+
+describe('a create answered 303 See Other to another origin', () => {
+	let sim: Simulator;
+	let front: http.Server;
+	let frontUrl = '';
+	beforeAll(async () => {
+		sim = await start({ seed: 76, clock: { manual: true } });
+		// A gateway in front of the service that answers the purchase with a 303 to another host.
+		front = http.createServer((req, res) => {
+			res.writeHead(303, { location: `${sim.storage.url}/receipts/1` });
+			res.end();
+		});
+		await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+		frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => {
+		front.closeAllConnections();
+		await new Promise<void>((resolve) => front.close(() => resolve()));
+		await sim.close();
+	});
+
+	test('not followed, and the error names the purchase as one that may have been bought, with its key', async () => {
+		const result = await runWith({ ...sim, url: frontUrl } as Simulator, loadWorkflow('create'), sim.keys.personal, [brief()]);
+		const error = result.nodeError(DECK_NODE) as { message: string; description: string; context: Record<string, unknown> };
+		expect(error.message).toMatch(/redirected to/);
+		expect(error.description).toMatch(/may have been bought; retrying the execution replays it without a second charge/);
+		expect(error.context).toMatchObject({ mayHaveBeenBought: true, idempotencyKey: expect.any(String) });
+		expect(sim.storage.requests.some((r) => r.authorization)).toBe(false);
 	});
 });
