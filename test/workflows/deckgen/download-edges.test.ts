@@ -16,7 +16,7 @@ describe('Deck → Download from a URL at the edges', () => {
 	const seen: Array<{ path: string; authorization: boolean }> = [];
 	beforeAll(async () => {
 		sim = await start({ seed: 75, clock: { manual: true } });
-		server = http.createServer((req, res) => {
+		server = http.createServer((req, res): void => {
 			seen.push({ path: req.url ?? '', authorization: req.headers.authorization !== undefined });
 			if (req.url === '/big.pptx') {
 				// chunked: no Content-Length, 2 MB in 64 KB chunks
@@ -31,20 +31,24 @@ describe('Deck → Download from a URL at the edges', () => {
 					res.end();
 				};
 				res.on('error', () => undefined);
-				return more();
+				more();
+				return;
 			}
 			if (req.url?.startsWith('/loop')) {
 				res.writeHead(302, { location: `/loop${seen.length}` });
-				return res.end();
+				res.end();
+				return;
 			}
 			if (req.url === '/moved/deck.pdf') {
 				res.writeHead(301, { location: '../files/deck.pdf' });
-				return res.end();
+				res.end();
+				return;
 			}
 			if (req.url === '/files/deck.pdf') {
 				const body = Buffer.from('%PDF-1.7 small deck');
 				res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(body.length) });
-				return res.end(body);
+				res.end(body);
+				return;
 			}
 			res.writeHead(404);
 			res.end();

@@ -42,7 +42,7 @@ describe('a Base URL that redirects to another origin', () => {
 		const result = await runWith({ ...sim, url: movedUrl } as Simulator, workflow, sim.keys.personal, [{ taskId: 'tsk_moved' }]);
 		expect(keyReachedOtherOrigin(before)).toBe(false);
 		expect(sim.storage.requests.length).toBe(before);
-		const error = result.nodeError(DECK_NODE);
+		const error = result.nodeError(DECK_NODE) as { message?: string; description?: string } | undefined;
 		expect(error?.message ?? '').toMatch(/redirect/i);
 		expect(`${error?.message} ${error?.description}`).toContain(new URL(sim.storage.url).origin);
 	});
@@ -89,7 +89,7 @@ describe('a create answered 303 See Other to another origin', () => {
 	beforeAll(async () => {
 		sim = await start({ seed: 76, clock: { manual: true } });
 		// A gateway in front of the service that answers the purchase with a 303 to another host.
-		front = http.createServer((req, res) => {
+		front = http.createServer((_req, res) => {
 			res.writeHead(303, { location: `${sim.storage.url}/receipts/1` });
 			res.end();
 		});
