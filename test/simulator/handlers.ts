@@ -195,7 +195,8 @@ function fileUrl(state: SimState, deck: Deck, format: DeckFormat): string {
 	if (state.profile.fileLinks === 'storage') {
 		return state.storage.put(`/decks/${deck.taskId}/v${deck.version}/${deckFileName(deck, format)}`, { data: deckFile(state, deck, format), contentType: DECK_FILE_TYPES[format] });
 	}
-	return `${state.publicUrl}/v1/decks/${encodeURIComponent(deck.taskId)}/files/deck.${format}`;
+	const path = `/v1/decks/${encodeURIComponent(deck.taskId)}/files/deck.${format}`;
+	return state.profile.fileLinks === 'api-relative' ? path : `${state.publicUrl}${path}`;
 }
 
 function resultLinks(state: SimState, deck: Deck, now: number): Record<string, unknown> {

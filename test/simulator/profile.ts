@@ -40,8 +40,9 @@ export interface ProfileChoices {
 	 * Where the links point. `api`: the API's own origin (`/v1/decks/{taskId}/files/{name}`, bearer required).
 	 * `storage`: presigned URLs on a second loopback server (a storage stand-in that refuses an Authorization
 	 * header as S3 does). `redirect`: the API origin, which answers 302 to the presigned storage URL.
+	 * `api-relative` (a test choice): as `api`, given as root-relative paths (`/v1/decks/{taskId}/files/deck.pptx`).
 	 */
-	fileLinks: 'api' | 'storage' | 'redirect';
+	fileLinks: 'api' | 'storage' | 'redirect' | 'api-relative';
 	/** The header that marks an idempotent replay (value `true`). */
 	replayHeader: string;
 	/** Create fields required beyond `expected_credits`. `title-or-core-message` = at least one of the two. */

@@ -125,3 +125,21 @@ describe('sameOriginHop: API requests follow a redirect only within the Base URL
 		expect(sameOriginHop(200, { location: '/x' }, from, base, 'GET', 0)).toBeUndefined();
 	});
 });
+
+describe('findLinks with the URL the status was read from: root-relative paths are links', () => {
+	const from = 'https://api.example/root/v1/decks/t1/status';
+	it('resolves /paths on the origin; ignores //hosts, a bare /, text with spaces, and relative paths without a base', () => {
+		const body = {
+			files: { pptx: '/v1/decks/t1/files/deck.pptx' },
+			other: '//evil.example/x.pptx',
+			root: '/',
+			note: '/ not a path',
+			absolute: 'https://cdn.example/deck.pdf',
+		};
+		expect(findLinks(body, from)).toEqual([
+			{ path: 'files.pptx', url: 'https://api.example/v1/decks/t1/files/deck.pptx' },
+			{ path: 'absolute', url: 'https://cdn.example/deck.pdf' },
+		]);
+		expect(findLinks(body)).toEqual([{ path: 'absolute', url: 'https://cdn.example/deck.pdf' }]);
+	});
+});

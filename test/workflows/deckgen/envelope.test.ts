@@ -54,3 +54,25 @@ describe.each(['text', 'object'] as const)('the status word as %s', (statusWordS
 		expect(waited.failed.map((item) => item.json.taskId)).toEqual([failedDeck]);
 	});
 });
+
+/** Status fields are not shown: a service may give its own files as root-relative paths. */
+describe('file links given as root-relative paths', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await start({ seed: 77, clock: { manual: true }, choices: { fileLinks: 'api-relative', resultLinks: 'files' } });
+	});
+	afterAll(async () => await sim.close());
+
+	test('Get Status offers them as absolute links on the Base URL; Download fetches the file with the key', async () => {
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 0, outcome: 'succeeded' });
+		const status = await runWith(sim, loadWorkflow('get-status'), sim.keys.personal, [{ taskId }]);
+		const [read] = jsonOf(status.output('Success'));
+		expect(read.deckUrl).toBe(`${sim.url}/v1/decks/${taskId}/files/deck.pptx`);
+		expect(read.links).toContainEqual({ path: 'files.pdf', url: `${sim.url}/v1/decks/${taskId}/files/deck.pdf` });
+
+		const downloaded = await runWith(sim, loadWorkflow('download'), sim.keys.personal, [{ taskId, link: 'files.pdf' }]);
+		const [file] = downloaded.output('Success');
+		expect(file.json).toMatchObject({ outcome: 'success', mimeType: 'application/pdf' });
+		expect(Buffer.from(file.binary!.data.data, 'base64').subarray(0, 4).toString('latin1')).toBe('%PDF');
+	});
+});
