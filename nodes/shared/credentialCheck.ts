@@ -37,7 +37,8 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 		return `The Base URL "${baseUrl}" must start with https:// (or http://).`;
 	}
 	if (/\/v1$/i.test(url.pathname.replace(/\/+$/, ''))) {
-		return `The Base URL ends in /v1. Enter the service root without /v1 (e.g. ${url.origin}); the nodes add /v1 to every path themselves.`;
+		const root = `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, '')}`;
+		return `The Base URL ends in /v1. Enter the service root without /v1 (e.g. ${root}); the nodes add /v1 to every path themselves.`;
 	}
 	return undefined;
 }

@@ -38,6 +38,37 @@ export function redirectTarget(status: number, headers: Record<string, string>, 
 	}
 }
 
+/** Where a followed redirect sends the request next, and with which method. */
+export interface Hop {
+	url: string;
+	/** 301/302/303 after anything but GET: the next request is a GET without a body, as HTTP clients do. */
+	asGet: boolean;
+}
+
+/**
+ * For the service's own requests (not downloads): the next hop, when the answer redirects within
+ * the Base URL's origin (so the key may follow) and fewer than MAX_REDIRECTS hops were made. A
+ * 307/308 keeps the method and body; a 301/302/303 after a POST is read with a GET (the usual
+ * "303 See Other" after an accepted POST). Any other redirect is not followed: its `location` is
+ * made absolute in `headers`, so the failure message can say where it pointed.
+ */
+export function sameOriginHop(
+	status: number,
+	headers: Record<string, string>,
+	from: string,
+	baseUrl: string,
+	method: string,
+	hops: number,
+): Hop | undefined {
+	const target = redirectTarget(status, headers, from);
+	if (target === undefined) return undefined;
+	if (hops < MAX_REDIRECTS && mayCarryCredential(target, baseUrl)) {
+		return { url: target, asGet: method.toUpperCase() !== 'GET' && status !== 307 && status !== 308 };
+	}
+	headers.location = target;
+	return undefined;
+}
+
 const TYPE_BY_EXTENSION: Record<string, string> = {
 	pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
 	ppt: 'application/vnd.ms-powerpoint',

@@ -13,12 +13,22 @@ export interface FoundLink {
 
 const MAX_DEPTH = 8;
 
-/** Every http(s) URL string member of a status body, in document order, with its JSON path. */
-export function findLinks(body: unknown): FoundLink[] {
+/**
+ * Every http(s) URL string member of a status body, in document order, with its JSON path. With
+ * `resolveAgainst` (the URL the body was read from), a root-relative path such as
+ * `/v1/decks/t/files/deck.pptx` is a link too, made absolute: the status fields are not shown, and
+ * a service may give its own files by path.
+ */
+export function findLinks(body: unknown, resolveAgainst?: string): FoundLink[] {
 	const found: FoundLink[] = [];
 	const visit = (value: unknown, path: string, depth: number): void => {
 		if (typeof value === 'string') {
-			if (path && isHttpUrl(value)) found.push({ path, url: value.trim() });
+			if (!path) return;
+			if (isHttpUrl(value)) found.push({ path, url: value.trim() });
+			else if (resolveAgainst && ROOT_RELATIVE.test(value.trim())) {
+				const url = absolute(value.trim(), resolveAgainst);
+				if (url) found.push({ path, url });
+			}
 			return;
 		}
 		if (depth >= MAX_DEPTH || !value || typeof value !== 'object') return;
@@ -32,6 +42,18 @@ export function findLinks(body: unknown): FoundLink[] {
 	};
 	visit(body, '', 0);
 	return found;
+}
+
+/** `/path…`, not `//host` (a scheme-relative URL names another host) and not a bare `/`. */
+const ROOT_RELATIVE = /^\/[^/\s][^\s]*$/;
+
+function absolute(path: string, base: string): string | undefined {
+	try {
+		const url = new URL(path, base);
+		return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 function isHttpUrl(text: string): boolean {
@@ -83,9 +105,9 @@ export function pickDeckUrl(links: FoundLink[]): string | undefined {
 	return best?.link.url;
 }
 
-/** `links` and `deckUrl` as the nodes add them to an item. */
-export function deckLinks(body: unknown): { links: FoundLink[]; deckUrl?: string } {
-	const links = findLinks(body);
+/** `links` and `deckUrl` as the nodes add them to an item (`resolveAgainst`: see findLinks). */
+export function deckLinks(body: unknown, resolveAgainst?: string): { links: FoundLink[]; deckUrl?: string } {
+	const links = findLinks(body, resolveAgainst);
 	const deckUrl = pickDeckUrl(links);
 	return deckUrl ? { links, deckUrl } : { links };
 }

@@ -66,13 +66,31 @@ export function classify(response: ServiceResponse): Outcome {
 			route: 'success',
 			outcome: 'success',
 			status: response.status,
-			body,
+			body: withoutEnvelope(body),
 			requestId: requestIdOf(response, body),
 			replayed: isReplayed(response.headers),
 		};
 	}
 	const failure = parseFailure(response);
 	return classifyFailure(failure);
+}
+
+/** Members that say a body is a deck's (a create answer carries `taskId`; a status read its word). */
+const DECK_MEMBERS = ['taskId', 'status', 'state'];
+
+/**
+ * A deck's answer wrapped in an envelope (`{ data: { taskId, … }, meta }`, JSON:API style): the
+ * contract only says a create answer "carries" `taskId` and shows no status fields, so a service
+ * may. Then `data`'s members are lifted to the top level (the envelope's other members stay
+ * beside them), so `taskId`, the status word and the links are where every reader looks. Any
+ * other body, and one that has a deck member itself, is taken as it is.
+ */
+export function withoutEnvelope(body: Record<string, unknown>): Record<string, unknown> {
+	const { data, ...rest } = body;
+	if (!data || typeof data !== 'object' || Array.isArray(data)) return body;
+	const has = (value: Record<string, unknown>) => DECK_MEMBERS.some((member) => value[member] !== undefined);
+	if (has(body) || !has(data as Record<string, unknown>)) return body;
+	return { ...rest, ...(data as Record<string, unknown>) };
 }
 
 export function classifyFailure(failure: ServiceFailure): Outcome {

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod/v4';
 
+import { displayUrl } from './download';
 import type { ServiceResponse } from './transport';
 
 export const problemSchema = z.looseObject({
@@ -190,6 +191,24 @@ export function parseFailure(response: ServiceResponse): ServiceFailure {
 		};
 	}
 
+	const location = status >= 300 && status < 400 ? header(response, 'location') : undefined;
+	if (location !== undefined) {
+		// Not followed (see sameOriginHop): the API key goes only to the Base URL's origin.
+		const target = displayUrl(location);
+		return {
+			status,
+			shape: 'unstructured',
+			code: impliedCode,
+			title: impliedCode,
+			detail: `The service redirected to ${target}, which is not the Base URL's address, so the request was not sent on (the API key goes only to the Base URL). If the service has moved, set the credential's Base URL to ${originOrSelf(location)}.`,
+			retryable: false,
+			requestId,
+			fields: [],
+			retryAfterMs,
+			body: response.text,
+		};
+	}
+
 	const isObject = body !== null && typeof body === 'object';
 	const text = isObject ? JSON.stringify(body) : response.text;
 	return {
@@ -206,6 +225,14 @@ export function parseFailure(response: ServiceResponse): ServiceFailure {
 		retryAfterMs,
 		body: isObject ? body : response.text,
 	};
+}
+
+function originOrSelf(url: string): string {
+	try {
+		return new URL(url).origin;
+	} catch {
+		return url;
+	}
 }
 
 function frameworkFields(items: unknown): FieldError[] {

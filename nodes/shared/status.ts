@@ -65,13 +65,26 @@ export function stateOf(word: string | undefined, words: StatusWords = DEFAULT_S
 	return 'unknown';
 }
 
-/** The status word of a status response: `status`, falling back to `state`. */
+/** Members of a status object that carry its word (`"status": {"code": "completed", …}`). */
+const WORD_MEMBERS = ['code', 'name', 'value', 'state', 'status', 'phase'] as const;
+
+/**
+ * The status word of a status response: `status`, falling back to `state`. The contract shows no
+ * status fields, so the word may also sit inside an object under one of WORD_MEMBERS, or be a
+ * number (read as text, which the Status Words lists can map). Text wins over a number.
+ */
 export function statusWordOf(body: Record<string, unknown>): string | undefined {
-	for (const member of ['status', 'state'] as const) {
-		const value = body[member];
-		if (typeof value === 'string') return value;
-	}
-	return undefined;
+	const values = (['status', 'state'] as const).map((member) => body[member]);
+	const inner = values.flatMap((value) =>
+		value && typeof value === 'object' && !Array.isArray(value)
+			? WORD_MEMBERS.map((member) => (value as Record<string, unknown>)[member])
+			: [],
+	);
+	const candidates = [...values, ...inner];
+	const text = candidates.find((value): value is string => typeof value === 'string');
+	if (text !== undefined) return text;
+	const number = candidates.find((value): value is number => typeof value === 'number' && Number.isFinite(value));
+	return number !== undefined ? String(number) : undefined;
 }
 
 /** `state` is ours; the service's own `state` member, if any, stays under `serviceState`. */

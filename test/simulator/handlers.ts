@@ -37,13 +37,20 @@ export interface Call {
 const APP = 'https://app.deckgen.example';
 
 /** The status word under the profile's member (`status` or `state`). */
-function statusField(state: SimState, word: string): Record<string, string> {
-	return { [state.profile.statusMember]: word };
+function statusField(state: SimState, word: string): Record<string, unknown> {
+	return { [state.profile.statusMember]: state.profile.statusWordShape === 'object' ? { code: word } : word };
 }
 
 /** Success of a spending POST, with the profile's status code. */
 function accepted(state: SimState, value: Record<string, unknown>): Reply {
-	return json(state.profile.createStatus, value);
+	const seeOther = state.profile.createStatus === 303 && typeof value.taskId === 'string';
+	const headers: Record<string, string> = seeOther ? { location: `/v1/decks/${encodeURIComponent(value.taskId as string)}/status` } : {};
+	return json(state.profile.createStatus, enveloped(state, value), headers);
+}
+
+/** The profile's success envelope: the members as they are, or under `data`. */
+function enveloped(state: SimState, value: Record<string, unknown>): Record<string, unknown> {
+	return state.profile.successEnvelope === 'data' ? { data: value, meta: { version: 'v1' } } : value;
 }
 
 /** Takes the money and writes the ledger; also counts the call against spend velocity. */
@@ -146,7 +153,7 @@ export function getStatus(call: Call): Reply {
 	const s = deckState(deck, now);
 	const words = state.statusWords;
 	const alternate = state.profile.createResponse === 'minimal';
-	return json(200, {
+	return json(200, enveloped(state, {
 		taskId: deck.taskId,
 		...statusField(state, deck.statusOverride ?? words[s.phase]),
 		progress: s.progress,
@@ -160,7 +167,7 @@ export function getStatus(call: Call): Reply {
 		...(s.phase === 'succeeded' ? resultLinks(state, deck, now) : {}),
 		...(s.phase === 'succeeded' && deck.video ? { videoUrl: `${APP}/decks/${deck.taskId}/video?version=${deck.version}` } : {}),
 		...(s.phase === 'failed' ? { error: { code: 'generation_failed', message: 'The deck could not be generated. Start a new deck.' } } : {}),
-	});
+	}));
 }
 
 export type DeckFormat = 'pptx' | 'pdf';
@@ -188,7 +195,8 @@ function fileUrl(state: SimState, deck: Deck, format: DeckFormat): string {
 	if (state.profile.fileLinks === 'storage') {
 		return state.storage.put(`/decks/${deck.taskId}/v${deck.version}/${deckFileName(deck, format)}`, { data: deckFile(state, deck, format), contentType: DECK_FILE_TYPES[format] });
 	}
-	return `${state.publicUrl}/v1/decks/${encodeURIComponent(deck.taskId)}/files/deck.${format}`;
+	const path = `/v1/decks/${encodeURIComponent(deck.taskId)}/files/deck.${format}`;
+	return state.profile.fileLinks === 'api-relative' ? path : `${state.publicUrl}${path}`;
 }
 
 function resultLinks(state: SimState, deck: Deck, now: number): Record<string, unknown> {

@@ -23,8 +23,11 @@ export type ResultLinks =
 	| 'result';
 
 export interface ProfileChoices {
-	/** Success status of `POST /v1/decks` (and the other spending POSTs). */
-	createStatus: 200 | 201 | 202;
+	/**
+	 * Success status of `POST /v1/decks` (and the other spending POSTs). 303 (a test choice): "See Other",
+	 * `Location` = the deck's status path on the API origin, the body as with 202.
+	 */
+	createStatus: 200 | 201 | 202 | 303;
 	/** Creation answer: `full` = taskId, status, creditsCharged, createdAt, version, max_versions; `minimal` = taskId, state, `_links.status`. */
 	createResponse: 'full' | 'minimal';
 	/** The words of the status endpoint. */
@@ -37,8 +40,9 @@ export interface ProfileChoices {
 	 * Where the links point. `api`: the API's own origin (`/v1/decks/{taskId}/files/{name}`, bearer required).
 	 * `storage`: presigned URLs on a second loopback server (a storage stand-in that refuses an Authorization
 	 * header as S3 does). `redirect`: the API origin, which answers 302 to the presigned storage URL.
+	 * `api-relative` (a test choice): as `api`, given as root-relative paths (`/v1/decks/{taskId}/files/deck.pptx`).
 	 */
-	fileLinks: 'api' | 'storage' | 'redirect';
+	fileLinks: 'api' | 'storage' | 'redirect' | 'api-relative';
 	/** The header that marks an idempotent replay (value `true`). */
 	replayHeader: string;
 	/** Create fields required beyond `expected_credits`. `title-or-core-message` = at least one of the two. */
@@ -71,6 +75,14 @@ export interface ProfileChoices {
 	orgSpendDisabledStatus: 402 | 403;
 	/** Whether file answers carry `Content-Disposition` (else a client must take the name from the URL). */
 	fileDisposition: boolean;
+	/**
+	 * Success bodies of the spending POSTs and the status read: `bare` = the members at the top level;
+	 * `data` = wrapped as `{ data: {…}, meta: { requestId } }` (a JSON:API-style envelope; the contract only
+	 * says the body "carries" `taskId`). Not part of profile B: a test choice.
+	 */
+	successEnvelope: 'bare' | 'data';
+	/** The status word as text (`"status": "completed"`) or inside an object (`"status": {"code": "completed"}`). Not part of profile B: a test choice. */
+	statusWordShape: 'text' | 'object';
 }
 
 export const PROFILES: Record<ProfileName, ProfileChoices> = {
@@ -95,6 +107,8 @@ export const PROFILES: Record<ProfileName, ProfileChoices> = {
 		materialResponse: 'reference',
 		orgSpendDisabledStatus: 402,
 		fileDisposition: true,
+		successEnvelope: 'bare',
+		statusWordShape: 'text',
 	},
 	alternate: {
 		createStatus: 201,
@@ -117,6 +131,8 @@ export const PROFILES: Record<ProfileName, ProfileChoices> = {
 		materialResponse: 'plain',
 		orgSpendDisabledStatus: 403,
 		fileDisposition: false,
+		successEnvelope: 'bare',
+		statusWordShape: 'text',
 	},
 };
 

@@ -7,6 +7,7 @@ import {
 	fileNameFromDisposition,
 	mayCarryCredential,
 	redirectTarget,
+	sameOriginHop,
 } from '../../nodes/shared/download';
 import { chooseLink, deckLinks, findLinks, pickDeckUrl } from '../../nodes/shared/links';
 
@@ -69,6 +70,12 @@ describe('mayCarryCredential: the key goes only to the Base URL origin', () => {
 		['http://127.0.0.1:4011/x', 'http://127.0.0.1:4010', false],
 		['ftp://api.example/x', 'ftp://api.example', false],
 		['not a url', 'https://api.example', false],
+		['http://api.example:80/x', 'http://api.example', true],
+		['https://API.Example/x', 'https://api.example', true],
+		['https://user:pw@api.example/x', 'https://api.example', true],
+		['https://api.example@evil.example/x', 'https://api.example', false],
+		['https://evil.example/x', 'https://user:pw@api.example', false],
+		['http://api.example/x', 'http://api.example/v1/', true],
 	])('%s with Base URL %s: %s', (url, base, expected) => {
 		expect(mayCarryCredential(url, base)).toBe(expected);
 	});
@@ -95,5 +102,44 @@ describe('file name and type: headers first, else the URL', () => {
 		['nothing at all', {}, 'https://s.example/', { fileName: 'deck', mimeType: 'application/octet-stream' }],
 	])('%s', (_name, headers, url, expected) => {
 		expect(fileFacts(headers, url)).toEqual(expected);
+	});
+});
+
+describe('sameOriginHop: API requests follow a redirect only within the Base URL origin', () => {
+	const base = 'https://api.example/root';
+	const from = 'https://api.example/root/v1/decks/t/status';
+	it.each<[string, number, string, string, number, { url: string; asGet: boolean } | undefined, string]>([
+		['same origin, GET', 302, '/root/v1/decks/t/status2', 'GET', 0, { url: 'https://api.example/root/v1/decks/t/status2', asGet: false }, '/root/v1/decks/t/status2'],
+		['same origin, POST 307 keeps its method and body', 307, 'https://api.example/x', 'POST', 0, { url: 'https://api.example/x', asGet: false }, 'https://api.example/x'],
+		['same origin, POST 303 See Other is read with a GET', 303, '/x', 'POST', 0, { url: 'https://api.example/x', asGet: true }, '/x'],
+		['another origin', 301, 'https://login.example/', 'GET', 0, undefined, 'https://login.example/'],
+		['https to http on the same host', 301, 'http://api.example/x', 'GET', 0, undefined, 'http://api.example/x'],
+		['too many hops', 302, '/y', 'GET', 5, undefined, 'https://api.example/y'],
+	])('%s', (_name, status, location, method, hops, next, locationAfter) => {
+		const headers: Record<string, string> = { location };
+		expect(sameOriginHop(status, headers, from, base, method, hops)).toEqual(next);
+		expect(headers.location).toBe(locationAfter);
+	});
+
+	it('not a redirect: nothing', () => {
+		expect(sameOriginHop(200, { location: '/x' }, from, base, 'GET', 0)).toBeUndefined();
+	});
+});
+
+describe('findLinks with the URL the status was read from: root-relative paths are links', () => {
+	const from = 'https://api.example/root/v1/decks/t1/status';
+	it('resolves /paths on the origin; ignores //hosts, a bare /, text with spaces, and relative paths without a base', () => {
+		const body = {
+			files: { pptx: '/v1/decks/t1/files/deck.pptx' },
+			other: '//evil.example/x.pptx',
+			root: '/',
+			note: '/ not a path',
+			absolute: 'https://cdn.example/deck.pdf',
+		};
+		expect(findLinks(body, from)).toEqual([
+			{ path: 'files.pptx', url: 'https://api.example/v1/decks/t1/files/deck.pptx' },
+			{ path: 'absolute', url: 'https://cdn.example/deck.pdf' },
+		]);
+		expect(findLinks(body)).toEqual([{ path: 'absolute', url: 'https://cdn.example/deck.pdf' }]);
 	});
 });

@@ -10,6 +10,7 @@ import {
 	NOT_AVAILABLE_YET_ACTION,
 	PRICE_DRIFT_ACTION,
 	refusalFields,
+	withoutEnvelope,
 	refusalMessage,
 	VERSION_CAP_ACTION,
 	type Outcome,
@@ -312,5 +313,17 @@ describe('the replay marker (issue 8, point 3)', () => {
 
 	it.each([['idempotent-replayed', 'false'], ['x-replayed', 'true'], ['idempotency-key', 'true']])('%s: %s is not a replay', (name, value) => {
 		expect(classify({ status: 200, headers: { [name]: value }, text: '{"taskId":"t"}' })).toMatchObject({ replayed: false });
+	});
+});
+
+describe('withoutEnvelope: a deck answer wrapped under data is lifted; any other body stays as it is', () => {
+	test.each<[string, Record<string, unknown>, Record<string, unknown>]>([
+		['create answer under data', { data: { taskId: 't1', state: 'QUEUED' }, meta: { v: 1 } }, { taskId: 't1', state: 'QUEUED', meta: { v: 1 } }],
+		['status read under data', { data: { status: 'completed', deckUrl: 'https://x/d.pptx' } }, { status: 'completed', deckUrl: 'https://x/d.pptx' }],
+		['bare deck answer', { taskId: 't1', data: { taskId: 'other' } }, { taskId: 't1', data: { taskId: 'other' } }],
+		['a custom answer whose data is no deck', { data: { total: 3 }, page: 1 }, { data: { total: 3 }, page: 1 }],
+		['a list under data', { data: [{ taskId: 't1' }] }, { data: [{ taskId: 't1' }] }],
+	])('%s', (_name, body, expected) => {
+		expect(withoutEnvelope(body)).toEqual(expected);
 	});
 });

@@ -122,6 +122,14 @@ describe('statusWordOf and withState', () => {
 		expect(statusWordOf({ progress: 40 })).toBeUndefined();
 	});
 
+	it('reads a word inside a status object, and a number as text (text wins)', () => {
+		expect(statusWordOf({ status: { code: 'completed', progress: 100 } })).toBe('completed');
+		expect(statusWordOf({ state: { name: 'RUNNING' } })).toBe('RUNNING');
+		expect(statusWordOf({ status: { code: 2, label: 'done' }, state: { value: 'done' } })).toBe('done');
+		expect(statusWordOf({ status: 3 })).toBe('3');
+		expect(stateOf(statusWordOf({ status: 3 }), statusWords({ succeeded: ['3'] }))).toBe('succeeded');
+	});
+
 	it('adds our state and passes every other field through', () => {
 		const body = { taskId: 't-1', status: 'Generating', progress: 40, url: null };
 		expect(withState(body)).toEqual({ taskId: 't-1', status: 'Generating', progress: 40, url: null, state: 'running' });

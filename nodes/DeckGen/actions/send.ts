@@ -158,6 +158,9 @@ function purchaseResult(result: CallResult): PurchaseResult {
 		const taskId = outcome.body.taskId;
 		return { kind: 'bought', ...(typeof taskId === 'string' && taskId ? { taskId } : {}) };
 	}
+	// A redirect off the Base URL's origin was not followed: what it pointed to (perhaps the bought
+	// deck, as a 303 See Other does) was never read.
+	if (result.response && result.response.status >= 300 && result.response.status < 400) return { kind: 'unanswered' };
 	if (result.response && !outcome.failure.retryable) return { kind: 'refused' };
 	return result.unansweredAttempts > 0 ? { kind: 'unanswered' } : { kind: 'unknown' };
 }

@@ -14,6 +14,7 @@ import {
 	unreachableVerdict,
 	type CredentialVerdict,
 } from '../credentialCheck';
+import { sameOriginHop } from '../download';
 import { lowerCaseHeaders, type ServiceResponse } from '../transport';
 import { bodyText, sanitisedNetworkMessage, type DeckGenCredential } from './transport';
 
@@ -32,25 +33,35 @@ export async function deckGenApiTest(
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) return resultOf({ ok: false, message: problem }, apiKey);
 
-	let response: ServiceResponse;
-	try {
-		// n8n's request helper of a credential test (ICredentialTestFunctions): `simple: false` returns
-		// every status instead of throwing, with the body as the service sent it. It is the only request
-		// helper n8n gives a credential test (1.x and 2.x), hence the deprecation lint is silenced here.
-		// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions
-		const answer = (await this.helpers.request({
-			method: 'GET',
-			uri: `${baseUrl}${CREDENTIAL_TEST_PATH}`,
-			headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json, application/problem+json' },
-			resolveWithFullResponse: true,
-			simple: false,
-			json: false,
-			timeout: TEST_TIMEOUT_MS,
-		})) as { statusCode: number; headers?: Record<string, string | string[]>; body?: unknown };
-		response = { status: answer.statusCode, headers: lowerCaseHeaders(answer.headers ?? {}), text: bodyText(answer.body) };
-	} catch (error) {
-		// n8n's request errors carry the request options, headers included: only the reason leaves here.
-		return resultOf(unreachableVerdict(baseUrl, sanitisedNetworkMessage(error)), apiKey);
+	let response: ServiceResponse | undefined;
+	let url = `${baseUrl}${CREDENTIAL_TEST_PATH}`;
+	for (let hops = 0; !response; hops++) {
+		let answer: { statusCode: number; headers?: Record<string, string | string[]>; body?: unknown };
+		try {
+			// n8n's request helper of a credential test (ICredentialTestFunctions): `simple: false` returns
+			// every status instead of throwing, with the body as the service sent it. It is the only request
+			// helper n8n gives a credential test (1.x and 2.x), hence the deprecation lint is silenced here.
+			// It would follow a redirect with the key to any host: redirects are followed here, only within
+			// the Base URL's origin (sameOriginHop); any other says where it points.
+			// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions
+			answer = (await this.helpers.request({
+				method: 'GET',
+				uri: url,
+				headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json, application/problem+json' },
+				resolveWithFullResponse: true,
+				simple: false,
+				followRedirect: false,
+				json: false,
+				timeout: TEST_TIMEOUT_MS,
+			})) as typeof answer;
+		} catch (error) {
+			// n8n's request errors carry the request options, headers included: only the reason leaves here.
+			return resultOf(unreachableVerdict(baseUrl, sanitisedNetworkMessage(error)), apiKey);
+		}
+		const headers = lowerCaseHeaders(answer.headers ?? {});
+		const next = sameOriginHop(answer.statusCode, headers, url, baseUrl, 'GET', hops);
+		if (next) url = next.url;
+		else response = { status: answer.statusCode, headers, text: bodyText(answer.body) };
 	}
 	return resultOf(credentialVerdict(response, baseUrl), apiKey);
 }

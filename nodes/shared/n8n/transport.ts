@@ -6,6 +6,7 @@
 import { sleep as n8nSleep, type IExecuteFunctions, type IHttpRequestOptions } from 'n8n-workflow';
 
 import { CancelledError, type Sleep } from '../client';
+import { sameOriginHop } from '../download';
 import { lowerCaseHeaders, TransportError, type Transport } from '../transport';
 
 export const CREDENTIAL_TYPE = 'deckGenApi';
@@ -19,35 +20,51 @@ export interface DeckGenCredential {
 export function n8nTransport(ctx: IExecuteFunctions, baseUrl: string, timeoutMs = 60_000): Transport {
 	const root = baseUrl.replace(/\/+$/, '');
 	return async (request) => {
-		const options: IHttpRequestOptions = {
-			method: request.method,
-			url: `${root}${request.path}`,
-			headers: { Accept: 'application/json, application/problem+json', ...request.headers },
-			body: request.body,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			// Raw bytes: the core reads every shape itself (problem+json, framework JSON, plain text).
-			encoding: 'arraybuffer',
-			json: false,
-			timeout: timeoutMs,
-			abortSignal: ctx.getExecutionCancelSignal?.(),
-		};
-		let response: { statusCode: number; headers: Record<string, string | string[]>; body: unknown } | undefined;
-		let failure: unknown;
-		try {
-			response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options);
-		} catch (error) {
-			failure = error ?? new Error('request failed');
+		let url = `${root}${request.path}`;
+		let method = request.method;
+		let body = request.body;
+		let headers: Record<string, string> = { Accept: 'application/json, application/problem+json', ...request.headers };
+		for (let hops = 0; ; hops++) {
+			const options: IHttpRequestOptions = {
+				method,
+				url,
+				headers,
+				body,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				// n8n follows redirects and puts the credential back on every hop, other hosts included:
+				// they are followed here instead, only within the Base URL's origin (sameOriginHop).
+				disableFollowRedirect: true,
+				// Raw bytes: the core reads every shape itself (problem+json, framework JSON, plain text).
+				encoding: 'arraybuffer',
+				json: false,
+				timeout: timeoutMs,
+				abortSignal: ctx.getExecutionCancelSignal?.(),
+			};
+			let response: { statusCode: number; headers: Record<string, string | string[]>; body: unknown } | undefined;
+			let failure: unknown;
+			try {
+				response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options);
+			} catch (error) {
+				failure = error ?? new Error('request failed');
+			}
+			if (!response) {
+				if (ctx.getExecutionCancelSignal?.()?.aborted) throw new CancelledError();
+				throw new TransportError(sanitisedNetworkMessage(failure), (failure as { code?: string }).code);
+			}
+			const answered = lowerCaseHeaders(response.headers ?? {});
+			const next = sameOriginHop(response.statusCode, answered, url, root, method, hops);
+			if (next) {
+				url = next.url;
+				if (next.asGet) {
+					method = 'GET';
+					body = undefined;
+					headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !/^content-/i.test(name)));
+				}
+				continue;
+			}
+			return { status: response.statusCode, headers: answered, text: bodyText(response.body) };
 		}
-		if (!response) {
-			if (ctx.getExecutionCancelSignal?.()?.aborted) throw new CancelledError();
-			throw new TransportError(sanitisedNetworkMessage(failure), (failure as { code?: string }).code);
-		}
-		return {
-			status: response.statusCode,
-			headers: lowerCaseHeaders(response.headers ?? {}),
-			text: bodyText(response.body),
-		};
 	};
 }
 

@@ -102,6 +102,11 @@ describe('Credential test (Test button) against the simulator', () => {
 				message: `The Base URL ends in /v1. Enter the service root without /v1 (e.g. ${sim.url}); the nodes add /v1 to every path themselves.`,
 			});
 		}
+		// Behind a path prefix, the suggested root keeps it.
+		expect(await press(sim.keys.personal, `${sim.url}/api/v1/`)).toEqual({
+			status: 'Error',
+			message: `The Base URL ends in /v1. Enter the service root without /v1 (e.g. ${sim.url}/api); the nodes add /v1 to every path themselves.`,
+		});
 		expect(sim.ledger.requests.length - before).toBe(0);
 	});
 

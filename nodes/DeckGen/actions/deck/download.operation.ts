@@ -69,7 +69,7 @@ export async function execute(item: ItemContext) {
 		}
 		const body = result.outcome.body;
 		const word = statusWordOf(body);
-		const found = deckLinks(body);
+		const found = deckLinks(body, `${service.baseUrl}${deckPath(taskId, 'status')}`);
 		Object.assign(json, { taskId, status: word ?? null, ...found });
 		if (stateOf(word) !== 'succeeded') {
 			throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} is not finished (status "${word ?? ''}"); nothing to download yet`, {

@@ -27,7 +27,7 @@ export async function execute(item: ItemContext) {
 	return await sendRead(item, {
 		path: deckPath(taskId, 'status'),
 		retry: readOptions(item.ctx, item.itemIndex).retry,
-		decorate: (body) => ({ taskId, ...withState(body), ...deckLinks(body) }),
+		decorate: (body) => ({ taskId, ...withState(body), ...deckLinks(body, `${item.service.baseUrl}${deckPath(taskId, 'status')}`) }),
 	});
 }
 
