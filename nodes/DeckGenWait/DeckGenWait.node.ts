@@ -225,8 +225,8 @@ export class DeckGenWait implements INodeType {
 			reports = await pollDecks(
 				waiting.map((entry) => entry.spec),
 				{
-					fetchStatus: async (taskId) =>
-						await service.call({ method: 'GET', path: deckPath(taskId, 'status') }),
+					fetchStatus: async (taskId, deadline) =>
+						await service.call({ method: 'GET', path: deckPath(taskId, 'status') }, undefined, deadline),
 					sleep: service.sleep,
 					signal: service.signal,
 					gate: service.gate,

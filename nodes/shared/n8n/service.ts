@@ -16,7 +16,8 @@ export interface NodeService {
 	gate: CredentialGate;
 	sleep: Sleep;
 	signal?: AbortSignal;
-	call(request: ServiceRequest, settings?: Partial<RetrySettings>): Promise<CallResult>;
+	/** `deadline` (epoch ms): no retry or pause of this call ends after it. */
+	call(request: ServiceRequest, settings?: Partial<RetrySettings>, deadline?: number): Promise<CallResult>;
 }
 
 export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
@@ -32,13 +33,14 @@ export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
 		gate,
 		sleep: abortableSleep,
 		signal,
-		call: async (request, settings) =>
+		call: async (request, settings, deadline) =>
 			await callService(request, {
 				transport,
 				sleep: abortableSleep,
 				gate,
 				settings,
 				signal,
+				deadline,
 				onRetry: ({ attempt, waitMs, why }) =>
 					ctx.logger.debug(`Deck Generator: ${request.method} ${request.path} attempt ${attempt} got ${why}; retrying in ${waitMs} ms`),
 			}),

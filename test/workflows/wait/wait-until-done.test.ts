@@ -100,6 +100,25 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 		expect(json.polls).toBeGreaterThan(10);
 	});
 
+	test('Max Wait is a hard bound: every read answering 503 with a long Retry-After does not carry the node past it', async () => {
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 60 * MINUTE, outcome: 'succeeded' });
+		// Every status read: 503 surface_disabled, Retry-After 1 s (retryAfterMs 1,000). Max Wait is 0.3 s.
+		sim.control.setLimits({ retryAfterMs: 1_000 });
+		sim.control.setSurface('disabled');
+		const started = performance.now();
+
+		const { stillRunning } = await runWait('still-running', sim, [{ taskId }]);
+
+		const tookMs = performance.now() - started;
+		// Before the fix the first read alone retried for 5 s (six attempts, 1 s apart).
+		expect(tookMs).toBeLessThan(1_000);
+		expect(stillRunning).toHaveLength(1);
+		expect(stillRunning[0].json).toMatchObject({ taskId, outcome: 'still_running', lastError: { code: 'surface_disabled', httpCode: 503 } });
+		const reads = statusReads(sim);
+		// The sim clock runs 1,000× fast: sim ms / 1,000 = real ms. No read starts after Max Wait.
+		expect((reads.at(-1)!.at - reads[0].at) / 1_000).toBeLessThanOrEqual(300 + 50);
+	});
+
 	test('an unknown status word keeps polling and is reported exactly as it came', async () => {
 		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded', status: 'Awaiting-Review' });
 
