@@ -1,8 +1,9 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -44,14 +45,15 @@ export class DeckGenApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
-		},
-	};
+	// A function rather than the generic `=Bearer {{$credentials.apiKey}}`: n8n runs this for every
+	// request, and evaluating that expression cost about 1.4 ms of CPU a request, 40 % of a status
+	// read through n8n's request helper (`npm run bench`, README "What waiting costs").
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey)}` },
+		};
+	}
 
 	// GET /v1/credits spends nothing and exercises the key, its principal and the enrolment.
 	// n8n shows only a status word for a refusal; these say what to do about each one.

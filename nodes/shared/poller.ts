@@ -15,14 +15,15 @@
  *   credit it may go on past a running deck (each one spends a read, at most a few a pass): late in
  *   a batch most decks are done, and these probes read them soon after they finish instead of in
  *   one sweep after the last one, which spreads the reads and keeps `elapsedSeconds` close.
- * - reads go out in a window that starts at 1 each pass and widens with the decks found finished
- *   (BATCH_GROWTH each), never past Max In Flight nor the bucket's last `X-RateLimit-Remaining`;
- *   a window can waste at most its width − 1 reads on running decks.
- * Cost: at most (1 + PROBE_CREDIT + BATCH_GROWTH) × N + ceil(T / interval) reads, so ≤ 1.25 × floor;
- * measured about 1.05 × floor at N = 1,000 and 10,000 (`npm run bench`).
+ * - reads go out in a window that widens with the decks found finished in this pass and the last
+ *   one (BATCH_GROWTH each), never past Max In Flight nor the bucket's last `X-RateLimit-Remaining`;
+ *   a window can waste at most its width − 1 reads on running decks, and those are paid from the
+ *   same credit.
+ * Cost: N + ceil(T / interval) + the probes and window waste, which the credit keeps near
+ * PROBE_CREDIT × N; measured in `npm run bench` (README, "What waiting costs").
  *
  * Rules that hold whatever the schedule:
- * - no deck is read twice within one interval (between request starts);
+ * - no deck is read twice within one interval (from the answer of one read to the next send);
  * - Max Wait is a hard bound: at the deadline one final pass reads every deck not read within the
  *   last interval, then whatever is left is reported still running with its last status. Every
  *   read passes the deadline to the core, so no retry or rate-limit pause carries the node past it
@@ -57,7 +58,7 @@ export const DEFAULT_MAX_IN_FLIGHT = 64;
 export const PROBE_CREDIT = 0.15;
 
 /** How much the read window of a pass widens per deck found finished in it. */
-export const BATCH_GROWTH = 0.1;
+export const BATCH_GROWTH = 0.25;
 
 /**
  * Running decks a pass may read beyond the first: at least 2, more for long queues, so credit is
@@ -245,7 +246,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 	 */
 	const pass = async (
 		group: { intervalMs: number; deadline: number; once: boolean; queue: DeckQueue },
-		credit: { value: number },
+		credit: { value: number; finishedLastPass: number },
 		final: boolean,
 	): Promise<void> => {
 		const { queue, intervalMs } = group;
@@ -258,9 +259,12 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 		const cap = extraRunningPerPass(queue.size);
 
 		const read = (deck: Deck) => {
-			deck.lastReadAt = now();
+			// Counted from the answer, not the send: the server sees a request arrive no earlier than
+			// it was sent, so the next read of this deck reaches it a whole interval later at least.
+			deck.lastReadAt = Number.POSITIVE_INFINITY;
 			const done = options.fetchStatus(deck.spec.taskId, deadline).then(
 				(result) => {
+					deck.lastReadAt = now();
 					if (settle(deck, result)) {
 						finished++;
 						credit.value += PROBE_CREDIT;
@@ -271,6 +275,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 					readAgain.push(deck);
 				},
 				(error: unknown) => {
+					deck.lastReadAt = now();
 					// A cancelled read ends the wait through the signal; anything else is a bug to surface.
 					if (!(error instanceof CancelledError)) failure ??= { error };
 					readAgain.push(deck);
@@ -291,7 +296,9 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 				await sleep(pause, signal);
 				continue;
 			}
-			const window = final ? maxInFlight : Math.min(maxInFlight, 1 + Math.floor(finished * BATCH_GROWTH));
+			// Decks finish at a similar pace from one interval to the next, so the window starts
+			// where the last pass left it; its first reads, if running, are paid from the credit.
+			const window = final ? maxInFlight : Math.min(maxInFlight, 1 + Math.floor((credit.finishedLastPass + finished) * BATCH_GROWTH));
 			if (inFlight.size >= Math.max(1, Math.min(window, gate?.lastRemaining() ?? window))) {
 				await Promise.race(inFlight);
 				continue;
@@ -299,6 +306,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 			read(queue.take()!);
 		}
 		await Promise.all(inFlight);
+		credit.finishedLastPass = finished;
 		for (const deck of readAgain) queue.put(deck);
 		if (failure) throw failure.error;
 	};
@@ -306,7 +314,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 	/** Runs one queue until it is empty or its deadline passed. */
 	const runQueue = async (group: { intervalMs: number; deadline: number; once: boolean; queue: DeckQueue }) => {
 		const { queue, intervalMs, deadline } = group;
-		const credit = { value: 0 };
+		const credit = { value: 0, finishedLastPass: 0 };
 		if (group.once) {
 			await pass(group, credit, true);
 		} else {

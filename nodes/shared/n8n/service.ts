@@ -21,11 +21,12 @@ export interface NodeService {
 }
 
 export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
-	const credential = (await ctx.getCredentials(CREDENTIAL_TYPE)) as unknown as DeckGenCredential;
+	const decrypted = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const credential = decrypted as unknown as DeckGenCredential;
 	const baseUrl = String(credential.baseUrl ?? '').replace(/\/+$/, '');
 	// The gate is shared per credential, found by a fingerprint that cannot be turned back into the key.
 	const gate = gateFor(sha256Hex(`${baseUrl}\u0000${credential.apiKey}`).slice(0, 32));
-	const transport = n8nTransport(ctx, baseUrl);
+	const transport = n8nTransport(ctx, baseUrl, undefined, decrypted);
 	const signal = ctx.getExecutionCancelSignal?.();
 	return {
 		baseUrl,
