@@ -134,7 +134,9 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 
 	for (let attempt = 1; ; attempt++) {
 		throwIfCancelled(options.signal);
-		if (pastDeadline(options.gate?.remainingPause() ?? 0)) return { ...(last ?? deadlineResult()), stoppedAtDeadline: true };
+		// A read may start at the deadline (Max Wait's last look); only a wait may not cross it.
+		const pause = options.gate?.remainingPause() ?? 0;
+		if (pause > 0 && pastDeadline(pause)) return { ...(last ?? deadlineResult()), stoppedAtDeadline: true };
 		await options.gate?.waitTurn(options.sleep, options.signal);
 
 		let response: ServiceResponse | undefined;

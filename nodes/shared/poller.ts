@@ -58,7 +58,7 @@ export const DEFAULT_MAX_IN_FLIGHT = 64;
 export const PROBE_CREDIT = 0.15;
 
 /** How much the read window of a pass widens per deck found finished in it. */
-export const BATCH_GROWTH = 0.25;
+export const BATCH_GROWTH = 0.5;
 
 /**
  * Running decks a pass may read beyond the first: at least 2, more for long queues, so credit is

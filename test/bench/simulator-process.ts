@@ -28,14 +28,18 @@ export interface SeedReply {
 export interface StatsReply {
 	statusRequests: number;
 	rateLimited: number;
-	/** Sim-clock ms now. */
+	/** Sim-clock ms now, and the wall clock (Date.now) at the same moment, to place real instants on the sim clock. */
 	now: number;
+	realNow: number;
 	/** Shortest time between two answered (not 429) reads of one deck, sim ms; null if no deck was read twice. */
 	minGapMs: number | null;
 	/** Status reads that started within one interval before the last one: the last sweep. */
 	lastSweep: number;
-	/** Sim-clock ms of the last status read. */
+	/** Sim-clock ms of the first and the last status read. */
+	firstReadAt: number;
 	lastReadAt: number;
+	/** Status reads per 100 sim seconds, from the first one (where the time went). */
+	readsPer100S: number[];
 	/** CPU of this process since the simulator started, ms. */
 	cpuMs: number;
 }
@@ -68,11 +72,25 @@ function stats(intervalMs: number): StatsReply {
 		statusRequests,
 		rateLimited,
 		now: sim!.control.now(),
+		realNow: Date.now(),
 		minGapMs: Number.isFinite(minGapMs) ? minGapMs : null,
 		lastSweep: reads.filter((at) => at > lastAt - intervalMs).length,
+		firstReadAt: reads.length ? Math.min(...reads) : NaN,
 		lastReadAt: lastAt,
+		readsPer100S: perHundredSeconds(reads),
 		cpuMs: (cpu.user + cpu.system) / 1000,
 	};
+}
+
+function perHundredSeconds(reads: number[]): number[] {
+	if (!reads.length) return [];
+	const first = Math.min(...reads);
+	const counts: number[] = [];
+	for (const at of reads) {
+		const slot = Math.floor((at - first) / 100_000);
+		counts[slot] = (counts[slot] ?? 0) + 1;
+	}
+	return Array.from(counts, (count) => count ?? 0);
 }
 
 async function handle(request: Request): Promise<unknown> {

@@ -59,7 +59,11 @@ interface BenchRecord {
 	minGapS: number | null;
 	completed: number;
 	lastSweep: number;
-	/** From the last status read to the end of the run (the node emitting, n8n finishing), sim s. */
+	/** From seeding the decks to the first status read (the node reading its items), sim s. */
+	firstReadS: number;
+	/** Status reads per 100 sim seconds. */
+	readsPer100S: number[];
+	/** From the last status read to the end of the run (n8n finishing the workflow included), sim s. */
 	tailS: number;
 	longestS: number;
 	speed: number;
@@ -151,6 +155,8 @@ function liveHeap(): { bytes: number; gcCpuMs: number } {
 
 interface Run {
 	completed: number;
+	/** When the waiting ended (Date.now ms): the Wait node's run ended, or the baseline returned. */
+	endedAt: number;
 }
 
 /** The Wait node in a real workflow: n8n-core, n8n's request helper, the credential's gate. */
@@ -165,7 +171,8 @@ async function runNode(url: string, apiKey: string, taskIds: string[], speed: nu
 		inputItems: taskIds.map((taskId) => ({ json: { taskId } })),
 	});
 	if (result.status !== 'success') throw new Error(`The workflow ended ${result.status}: ${String(result.error?.message)}`);
-	return { completed: result.output(WAIT_NODE, 0).length };
+	const nodeRun = result.runData[WAIT_NODE][0];
+	return { completed: result.output(WAIT_NODE, 0).length, endedAt: nodeRun.startTime + nodeRun.executionTime };
 }
 
 async function runBaseline(schedule: 'old' | 'loopPerDeck' | 'sequential', url: string, apiKey: string, taskIds: string[], speed: number): Promise<Run> {
@@ -176,7 +183,7 @@ async function runBaseline(schedule: 'old' | 'loopPerDeck' | 'sequential', url: 
 	try {
 		const run = { old: everyDeckEveryInterval, loopPerDeck, sequential: oneAfterAnother }[schedule];
 		await run(taskIds, fetchStatus, intervalMs);
-		return { completed: taskIds.length };
+		return { completed: taskIds.length, endedAt: Date.now() };
 	} finally {
 		await transport.close();
 	}
@@ -209,7 +216,8 @@ async function measure(sim: SimulatorProcess, schedule: Exclude<Schedule, 'floor
 		reads: stats.statusRequests,
 		floor,
 		readsOverFloor: stats.statusRequests / floor,
-		wallS: (stats.now - seeded.seededAt) / 1_000,
+		// Until the node emitted its items (n8n's own wrap-up after that is the tail column).
+		wallS: (stats.now - (stats.realNow - run.endedAt) * speed - seeded.seededAt) / 1_000,
 		limitS: (longestMs + 2 * CONTRACT_POLL_INTERVAL_MS) / 1_000 + stats.lastSweep / bucketPerSimSecond,
 		requests429: stats.rateLimited,
 		cpuMsPer1000Decks: (cpuMs * 1_000) / n,
@@ -218,6 +226,8 @@ async function measure(sim: SimulatorProcess, schedule: Exclude<Schedule, 'floor
 		completed: run.completed,
 		lastSweep: stats.lastSweep,
 		tailS: (stats.now - stats.lastReadAt) / 1_000,
+		firstReadS: (stats.firstReadAt - seeded.seededAt) / 1_000,
+		readsPer100S: stats.readsPer100S,
 		longestS: longestMs / 1_000,
 		speed,
 		path: schedule === 'new' ? 'n8n node (harness)' : 'undici',
@@ -231,7 +241,7 @@ function floorRecord(n: number, longestMs: number): BenchRecord {
 	const floor = floorOf(n, longestMs);
 	return {
 		schedule: 'floor', n, reads: floor, floor, readsOverFloor: 1, wallS: longestMs / 1_000, limitS: longestMs / 1_000,
-		requests429: 0, cpuMsPer1000Decks: null, liveKbPerDeck: null, minGapS: null, completed: n, lastSweep: 1, tailS: 0,
+		requests429: 0, cpuMsPer1000Decks: null, liveKbPerDeck: null, minGapS: null, completed: n, lastSweep: 1, tailS: 0, firstReadS: 0, readsPer100S: [],
 		longestS: longestMs / 1_000, speed: 0, path: 'computed', runKbPerDeck: null, misses: [],
 	};
 }
@@ -277,6 +287,7 @@ const COLUMNS: Array<[title: string, width: number, cell: (r: BenchRecord) => st
 	['wall s', 8, (r) => r.wallS.toFixed(1)],
 	['limit s', 8, (r) => r.limitS.toFixed(1)],
 	['last sweep', 10, (r) => String(r.lastSweep)],
+	['first read s', 12, (r) => r.firstReadS.toFixed(1)],
 	['tail s', 7, (r) => r.tailS.toFixed(1)],
 	['min gap s', 9, (r) => (r.minGapS === null ? '-' : r.minGapS.toFixed(2))],
 	['429s', 6, (r) => String(r.requests429)],
@@ -314,6 +325,7 @@ async function main(): Promise<void> {
 				console.log(
 					`[${elapsed()}] ${schedule}, N = ${n}: ${record.reads} reads (${record.readsOverFloor.toFixed(3)} x floor), wall ${record.wallS.toFixed(1)} s of ${record.limitS.toFixed(1)}, ${record.requests429} 429s`,
 				);
+				if (process.env.BENCH_TIMELINE) console.log(`  reads per 100 sim s: ${record.readsPer100S.join(' ')}`);
 			}
 			records.push(floorRecord(n, records.find((r) => r.n === n)!.longestS * 1_000));
 		}

@@ -514,3 +514,14 @@ describe('callService: a deadline (Max Wait is a hard bound)', () => {
 		expect(result.outcome.route).toBe('success');
 	});
 });
+
+describe('callService: a deadline does not stop the first request', () => {
+	it('a call made after its deadline with no pause still sends once, and does not retry', async () => {
+		const { transport, requests } = scripted([S503, CREATED]);
+		const time = new VirtualTime();
+		time.now = 10_000;
+		const result = await callService(GET_CREDITS, options(transport, time, { deadline: 5_000, now: time.clock }));
+		expect(requests).toHaveLength(1);
+		expect(result).toMatchObject({ attempts: 1, stoppedAtDeadline: true, outcome: { failure: { code: 'surface_disabled' } } });
+	});
+});

@@ -316,6 +316,18 @@ describe('pollDecks on virtual time', () => {
 		expect(report.requests).toBe(2);
 	});
 
+	test('at Max Wait every deck not read within the last interval is read once more', async () => {
+		const { service, wait, clock, startedAt } = setup();
+		// 100 decks that all run past Max Wait: the passes read one a interval, the last look the rest.
+		const specs = Array.from({ length: 100 }, (_, i) => deck(service.add(`tsk_${i}`, 60 * MINUTE), { maxWaitMs: MINUTE }));
+
+		const reports = await wait(specs);
+
+		expect(reports.every((r) => r.outcome === 'still_running' && r.polls >= 1 && r.status === 'generating')).toBe(true);
+		expect(service.requests.filter((r) => r.at === startedAt + MINUTE).length).toBeGreaterThan(80);
+		expect(clock.now() - startedAt).toBe(MINUTE);
+	});
+
 	test('Max Wait is a hard bound for a 429 pause too: nothing waits past it', async () => {
 		const { service, wait, clock, startedAt } = setup();
 		const specs = Array.from({ length: 20 }, (_, i) => deck(service.add(`tsk_${i}`, MINUTE), { maxWaitMs: 30 * SECOND }));
