@@ -113,7 +113,7 @@ export class DeckGenWait implements INodeType {
 						default: 60,
 						displayOptions: { show: { '/mode': ['waitUntilDone'] } },
 						description:
-							'How long to keep polling; decks not finished by then go to the Still Running output with their last status, so a later run can resume them',
+							'How long to keep polling, a hard bound (no retry or rate-limit pause goes past it); decks not finished by then go to the Still Running output with their last status, so a later run can resume them',
 					},
 					{
 						displayName: 'Poll Interval (Seconds)',

@@ -2,8 +2,9 @@
  * Wait Until Done in a real workflow (n8n-core, in-process) against the simulator on a clock
  * running 1,000× fast: one sim minute is 60 ms, and the loopback poll interval is 10 ms.
  */
+import { HarnessCredentialsHelper } from '../../harness/credentials-helper';
 import { start, type Simulator } from '../../simulator';
-import { runWait, statusReads } from './run';
+import { runWait, statusReads, warmUp } from './run';
 
 const MINUTE = 60_000;
 
@@ -43,6 +44,23 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 		}
 		// 4 sim minutes = 240 ms at 10 ms a read: about 24 reads, never a busy loop.
 		expect((completed[1].json.polls as number)).toBeLessThanOrEqual(26);
+	});
+
+	test('the credential is decrypted once per node run, not once per status read', async () => {
+		await warmUp(sim);
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 10 * MINUTE, outcome: 'succeeded' });
+		const decrypt = jest.spyOn(HarnessCredentialsHelper.prototype, 'getDecrypted');
+		try {
+			const { completed } = await runWait('wait-until-done', sim, [{ taskId }]);
+
+			expect(completed).toHaveLength(1);
+			const reads = statusReads(sim).filter((r) => r.path.includes(taskId));
+			expect(reads.length).toBeGreaterThan(5);
+			// Before: n8n decrypted the credential for every request (about 1 ms of CPU a read).
+			expect(decrypt.mock.calls.length).toBeLessThanOrEqual(2);
+		} finally {
+			decrypt.mockRestore();
+		}
 	});
 
 	test('a deck that fails goes to Failed with the reason from its status body', async () => {
