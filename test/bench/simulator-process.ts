@@ -75,7 +75,7 @@ function stats(intervalMs: number): StatsReply {
 		realNow: Date.now(),
 		minGapMs: Number.isFinite(minGapMs) ? minGapMs : null,
 		lastSweep: reads.filter((at) => at > lastAt - intervalMs).length,
-		firstReadAt: reads.length ? Math.min(...reads) : NaN,
+		firstReadAt: reads.reduce((first, at) => Math.min(first, at), Number.POSITIVE_INFINITY),
 		lastReadAt: lastAt,
 		readsPer100S: perHundredSeconds(reads),
 		cpuMs: (cpu.user + cpu.system) / 1000,
@@ -84,7 +84,7 @@ function stats(intervalMs: number): StatsReply {
 
 function perHundredSeconds(reads: number[]): number[] {
 	if (!reads.length) return [];
-	const first = Math.min(...reads);
+	const first = reads.reduce((min, at) => Math.min(min, at), Number.POSITIVE_INFINITY);
 	const counts: number[] = [];
 	for (const at of reads) {
 		const slot = Math.floor((at - first) / 100_000);

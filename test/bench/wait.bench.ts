@@ -200,7 +200,7 @@ async function runBaseline(schedule: 'old' | 'loopPerDeck' | 'sequential', url: 
 async function measure(sim: SimulatorProcess, schedule: Exclude<Schedule, 'floor'>, n: number, speed: number): Promise<BenchRecord> {
 	const { url, apiKey } = await sim.start(speed, BUCKET_HEADROOM * neededPerSimSecond(n));
 	const seeded = await sim.seed(n);
-	const longestMs = Math.max(...seeded.durationsMs);
+	const longestMs = seeded.durationsMs.reduce((max, ms) => Math.max(max, ms), 0);
 
 	const before = liveHeap();
 	// Halfway through the longest deck: what the waiting decks keep alive.
