@@ -132,7 +132,7 @@ export class DeckGenWait implements INodeType {
 						default: 60,
 						displayOptions: { show: { '/mode': ['waitUntilDone'] } },
 						description:
-							'How long to keep polling; decks not finished by then go to the Still Running output with their last status, so a later run can resume them',
+							'How long to keep polling, a hard bound (no retry or rate-limit pause goes past it); decks not finished by then go to the Still Running output with their last status, so a later run can resume them',
 					},
 					{
 						displayName: 'Poll Interval (Seconds)',
@@ -246,8 +246,8 @@ export class DeckGenWait implements INodeType {
 			reports = await pollDecks(
 				waiting.map((entry) => entry.spec),
 				{
-					fetchStatus: async (taskId) =>
-						await service.call({ method: 'GET', path: deckPath(taskId, 'status') }),
+					fetchStatus: async (taskId, deadline) =>
+						await service.call({ method: 'GET', path: deckPath(taskId, 'status') }, undefined, deadline),
 					sleep: service.sleep,
 					signal: service.signal,
 					gate: service.gate,

@@ -29,11 +29,18 @@ export function throwIfCancelled(signal: AbortSignal | undefined): void {
  */
 export class CredentialGate {
 	private resumeAt = 0;
+	/** The bucket's `x-ratelimit-remaining` as last seen, so a batch can stay within it. */
+	private remaining = Number.POSITIVE_INFINITY;
 
 	constructor(private readonly now: () => number = Date.now) {}
 
 	pauseFor(ms: number): void {
 		this.resumeAt = Math.max(this.resumeAt, this.now() + ms);
+	}
+
+	/** Requests the credential's bucket had left at the last answer (unbounded before any header). */
+	lastRemaining(): number {
+		return this.remaining;
 	}
 
 	/** Milliseconds still to wait before the next request may go. */
@@ -57,6 +64,7 @@ export class CredentialGate {
 		if (response.status === 429) return;
 		const remaining = findHeader(response, RATE_LIMIT_REMAINING);
 		const reset = findHeader(response, RATE_LIMIT_RESET);
+		if (remaining !== undefined && Number.isFinite(Number(remaining))) this.remaining = Number(remaining);
 		if (remaining === undefined || reset === undefined || Number(remaining) > 0) return;
 		const value = Number(reset);
 		if (!Number.isFinite(value) || value <= 0) return;
@@ -98,6 +106,12 @@ export interface CallOptions {
 	settings?: Partial<RetrySettings>;
 	random?: () => number;
 	signal?: AbortSignal;
+	/**
+	 * An instant (of `now`) no wait may end after: a retry or a credential pause that would carry
+	 * the call past it is not taken, and the call ends with what it has (Max Wait is a hard bound).
+	 */
+	deadline?: number;
+	now?: () => number;
 	/** Called before each wait, so a node can log why it waits (never with the key). */
 	onRetry?: (info: { attempt: number; waitMs: number; why: string }) => void;
 }
@@ -116,6 +130,8 @@ export interface CallResult {
 	unansweredAttempts: number;
 	/** Set when the policy stopped because the service asked for a wait longer than allowed. */
 	waitTooLongMs?: number;
+	/** Set when a retry or pause was not taken because it would end after the deadline. */
+	stoppedAtDeadline?: boolean;
 }
 
 export async function callService(request: ServiceRequest, options: CallOptions): Promise<CallResult> {
@@ -126,10 +142,16 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 	);
 	// Per-code retry budgets (500: once) count retries of that code, not every earlier attempt.
 	const retriesByCode = new Map<string, number>();
+	const now = options.now ?? Date.now;
+	const pastDeadline = (waitMs: number) => options.deadline !== undefined && now() + waitMs > options.deadline;
 	let unansweredAttempts = 0;
+	let last: CallResult | undefined;
 
 	for (let attempt = 1; ; attempt++) {
 		throwIfCancelled(options.signal);
+		// A read may start at the deadline (Max Wait's last look); only a wait may not cross it.
+		const pause = options.gate?.remainingPause() ?? 0;
+		if (pause > 0 && pastDeadline(pause)) return { ...(last ?? deadlineResult(unansweredAttempts)), stoppedAtDeadline: true };
 		await options.gate?.waitTurn(options.sleep, options.signal);
 
 		let response: ServiceResponse | undefined;
@@ -167,22 +189,37 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 			settings,
 			random,
 		);
-		if (!decision.retry) {
-			if (!response) {
-				return { outcome: noResponseOutcome(networkError!, attempt), attempts: attempt, networkError, unansweredAttempts };
-			}
-			return {
-				outcome: classifyFailure(failure!),
-				response,
-				attempts: attempt,
-				unansweredAttempts,
-				waitTooLongMs: decision.waitTooLongMs,
-			};
-		}
+		last = response
+			? { outcome: classifyFailure(failure!), response, attempts: attempt, unansweredAttempts }
+			: { outcome: noResponseOutcome(networkError!, attempt), attempts: attempt, networkError, unansweredAttempts };
+		if (!decision.retry) return decision.waitTooLongMs === undefined ? last : { ...last, waitTooLongMs: decision.waitTooLongMs };
+		if (pastDeadline(decision.waitMs)) return { ...last, stoppedAtDeadline: true };
 		if (failure) retriesByCode.set(failure.code, (retriesByCode.get(failure.code) ?? 0) + 1);
 		options.onRetry?.({ attempt, waitMs: decision.waitMs, why: decision.why });
 		if (decision.waitMs > 0) await options.sleep(decision.waitMs, options.signal);
 	}
+}
+
+/** The deadline came before a request could be sent (the credential is paused past it). */
+function deadlineResult(unansweredAttempts: number): CallResult {
+	return {
+		attempts: 0,
+		unansweredAttempts,
+		outcome: {
+			route: 'error',
+			outcome: 'error',
+			failure: {
+				status: 0,
+				shape: 'unstructured',
+				code: 'deadline_reached',
+				title: 'Deadline reached',
+				detail: 'Not sent: the credential is paused by the service’s rate limit until after the deadline',
+				retryable: true,
+				fields: [],
+				body: undefined,
+			},
+		},
+	};
 }
 
 function noResponseOutcome(error: Error, attempts: number): Outcome {

@@ -1,27 +1,46 @@
 /**
- * Waiting for many decks at once on one schedule.
+ * Waiting for many decks at once, at close to the fewest status reads that can tell when they
+ * are done.
  *
- * Every deck has a next-due time in one min-heap; one loop sleeps (through the injected Sleep)
- * until the earliest due time, fires every read that is due, with a bound on reads in flight,
- * and goes back to sleep. So a thousand decks cost one timer, not a thousand, and nothing spins.
+ * The node emits every item when the last deck is done, so a read only pays for itself when it
+ * finds a deck finished (each deck must be read once after it finished: N reads) or when it is the
+ * one read per interval that notices the end (ceil(T / interval) reads). Floor: N + ceil(T / interval).
  *
- * - First reads are spread uniformly over one interval, so a batch does not poll in one burst.
- * - Each deck is read every `intervalMs` between request starts (the contract asks for 5 s).
- * - A 429 anywhere pauses the credential (the core's CredentialGate): the loop waits the pause
- *   out and then shifts the whole schedule by it, so polling resumes at the same rate instead of
- *   releasing everything that came due during the pause in one burst.
- * - A read is one `callService` call, so 503/500/no-response are retried by the core's policy.
+ * The schedule ("sentinel with earned probes"): the unfinished decks wait in one queue, least
+ * recently read first (input order at the start). Once per interval a pass reads from the front:
+ * - a deck found finished (or failed) is read exactly once and leaves;
+ * - the first deck found still running is that interval's one read spent on noticing the end; it
+ *   goes to the back of the queue and the pass normally stops there;
+ * - every deck found finished earns PROBE_CREDIT of a read. While the pass holds a whole read of
+ *   credit it may go on past a running deck (each one spends a read, at most a few a pass): late in
+ *   a batch most decks are done, and these probes read them soon after they finish instead of in
+ *   one sweep after the last one, which spreads the reads and keeps `elapsedSeconds` close.
+ * - reads go out in a window that widens with the decks found finished in this pass and the last
+ *   one (BATCH_GROWTH each), never past Max In Flight nor the bucket's last `X-RateLimit-Remaining`;
+ *   a window can waste at most its width − 1 reads on running decks, and those are paid from the
+ *   same credit.
+ * Cost: N + ceil(T / interval) + the probes and window waste, which the credit keeps near
+ * PROBE_CREDIT × N; measured in `npm run bench` (README, "What waiting costs").
+ *
+ * Rules that hold whatever the schedule:
+ * - no deck is read twice within one interval (from the answer of one read to the next send);
+ * - Max Wait is a hard bound: at the deadline one final pass reads every deck not read within the
+ *   last interval, then whatever is left is reported still running with its last status. Every
+ *   read passes the deadline to the core, so no retry or rate-limit pause carries the node past it
+ *   (only the request already on the wire may, by at most its timeout);
+ * - a 429 pauses the credential (the core's CredentialGate); the pass waits the pause out;
+ * - a read is one `callService` call, so 503/500/no-response are retried by the core's policy.
  *   When those retries run out the deck is not failed: a status read has no side effect and the
- *   deck keeps running on the service, so it stays on the schedule until its deadline and is
- *   then reported still running with the last failure. Failing it would tell the user a deck they
- *   paid for is lost, and a later run (or Check Once) can resume it.
- * - A non-retryable answer fails the deck with the service's detail/code/requestId (404: the
- *   deck does not exist for this credential). 401 and 403 are about the key, not the deck: they
- *   fail every deck still waiting at once instead of repeating the same refusal per deck.
- * - An unknown status word keeps polling and is reported exactly as it came.
- * - The cancel signal is checked between waits and ends every wait at once.
+ *   deck keeps running on the service, so it stays queued until its deadline and is then reported
+ *   still running with the last failure (a later run, or Check Once, can resume it);
+ * - a non-retryable answer fails the deck with the service's detail/code/requestId (404: the deck
+ *   does not exist for this credential). 401 and 403 are about the key, not the deck: they fail
+ *   every deck still waiting at once instead of repeating the same refusal per deck;
+ * - an unknown status word counts as running and is reported exactly as it came;
+ * - `elapsedMs` is the time until the node saw the deck finished (the answer of its last read);
+ * - the cancel signal ends every wait at once.
  *
- * Framework-free: no n8n, no HTTP library. Time, sleep, randomness and the reads are injected.
+ * Framework-free: no n8n, no HTTP library. Time, sleep and the reads are injected.
  */
 import { CancelledError, throwIfCancelled, type CallResult, type CredentialGate, type Sleep } from './client';
 import type { ServiceFailure } from './problem';
@@ -32,20 +51,30 @@ export const CONTRACT_POLL_INTERVAL_MS = 5_000;
 
 export const DEFAULT_MAX_WAIT_MS = 60 * 60_000;
 
-/**
- * Reads in flight at once. 1,000 decks every 5 s is 200 reads/s; at 250 ms per answer that is
- * 50 in flight, so 64 keeps the schedule without letting a backlog (say after a pause) open
- * hundreds of connections.
- */
+/** Reads in flight at once, at most: a sweep of thousands never opens thousands of connections. */
 export const DEFAULT_MAX_IN_FLIGHT = 64;
+
+/** Credit a pass earns per deck found finished, to spend on reading past a running deck. */
+export const PROBE_CREDIT = 0.15;
+
+/** How much the read window of a pass widens per deck found finished in it. */
+export const BATCH_GROWTH = 0.5;
+
+/**
+ * Running decks a pass may read beyond the first: at least 2, more for long queues, so credit is
+ * spent over many intervals rather than in one burst.
+ */
+function extraRunningPerPass(queued: number): number {
+	return Math.max(2, Math.ceil(queued / 500));
+}
 
 export type WaitOutcome = 'completed' | 'failed' | 'still_running';
 
 export interface DeckSpec {
 	taskId: string;
-	/** Time between two reads of this deck (between request starts). */
+	/** No deck is read twice within this time (between request starts). */
 	intervalMs?: number;
-	/** After this long no further read is started; the first read always happens. */
+	/** After this long one final pass, then still running; the first read always happens. */
 	maxWaitMs?: number;
 	words?: StatusWords;
 	/** One read and no waiting (Check Once). */
@@ -75,13 +104,15 @@ export interface DeckReport {
 }
 
 export interface PollerOptions {
-	/** One status read of one deck, retries included (the core's `callService`). */
-	fetchStatus: (taskId: string) => Promise<CallResult>;
+	/**
+	 * One status read of one deck, retries included (the core's `callService`); no retry or pause
+	 * may end after `deadline` (same clock as `now`) when one is given.
+	 */
+	fetchStatus: (taskId: string, deadline?: number) => Promise<CallResult>;
 	sleep: Sleep;
 	now?: () => number;
-	random?: () => number;
 	signal?: AbortSignal;
-	/** The credential's gate: the loop fires nothing while it is paused. */
+	/** The credential's gate: nothing is read while it is paused. */
 	gate?: CredentialGate;
 	maxInFlight?: number;
 }
@@ -89,15 +120,40 @@ export interface PollerOptions {
 interface Deck {
 	spec: Required<Omit<DeckSpec, 'words'>> & { words: StatusWords };
 	report: DeckReport;
-	due: number;
-	deadline: number;
-	/** Insertion order, so decks due at the same instant are read in a stable order. */
-	seq: number;
-	read: boolean;
+	lastReadAt: number;
+	done: boolean;
 }
 
 /** Statuses that refuse the credential itself: the answer would be the same for every deck. */
 const CREDENTIAL_STATUSES = new Set([401, 403]);
+
+/** A FIFO of decks with O(1) take and put (an array with a moving head). */
+class DeckQueue {
+	private items: Deck[] = [];
+	private head = 0;
+
+	get size(): number {
+		return this.items.length - this.head;
+	}
+
+	peek(): Deck | undefined {
+		return this.items[this.head];
+	}
+
+	take(): Deck | undefined {
+		const deck = this.items[this.head++];
+		// Drop the consumed prefix now and then, so a long wait does not keep every deck twice.
+		if (this.head > 1_024 && this.head * 2 > this.items.length) {
+			this.items = this.items.slice(this.head);
+			this.head = 0;
+		}
+		return deck;
+	}
+
+	put(deck: Deck): void {
+		this.items.push(deck);
+	}
+}
 
 /**
  * Waits for every deck and returns one report per spec, in the order given. Specs that are
@@ -105,12 +161,13 @@ const CREDENTIAL_STATUSES = new Set([401, 403]);
  */
 export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Promise<DeckReport[]> {
 	const now = options.now ?? Date.now;
-	const random = options.random ?? Math.random;
 	const { sleep, signal, gate } = options;
 	const maxInFlight = Math.max(1, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
 	const start = now();
 
 	const byKey = new Map<string, Deck>();
+	// Decks on the same schedule (interval, Max Wait, mode) share one queue: usually all of them.
+	const queues = new Map<string, { intervalMs: number; deadline: number; once: boolean; queue: DeckQueue }>();
 	// Word lists are usually one object shared by every deck: number them instead of keying on them.
 	const wordIds = new Map<string, number>();
 	const wordsIdOf = (words: StatusWords) => {
@@ -119,7 +176,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 		if (id === undefined) wordIds.set(text, (id = wordIds.size));
 		return id;
 	};
-	const decks: Deck[] = specs.map((input, index) => {
+	const decks: Deck[] = specs.map((input) => {
 		const spec = {
 			taskId: input.taskId,
 			// Below 1 ms a running deck would be read back to back: a busy loop by another name.
@@ -128,57 +185,41 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 			words: input.words ?? DEFAULT_STATUS_WORDS,
 			once: input.once ?? false,
 		};
-		const key = `${spec.taskId}\u0000${spec.intervalMs}\u0000${spec.maxWaitMs}\u0000${spec.once}\u0000${wordsIdOf(spec.words)}`;
+		const schedule = `${spec.intervalMs}\u0000${spec.once ? 0 : spec.maxWaitMs}\u0000${spec.once}`;
+		const key = `${spec.taskId}\u0000${schedule}\u0000${wordsIdOf(spec.words)}`;
 		const existing = byKey.get(key);
 		if (existing) return existing;
 		const deck: Deck = {
 			spec,
 			report: { taskId: spec.taskId, outcome: 'still_running', state: 'unknown', polls: 0, requests: 0, elapsedMs: 0 },
-			due: spec.once ? start : start + random() * spec.intervalMs,
-			deadline: start + spec.maxWaitMs,
-			seq: index,
-			read: false,
+			lastReadAt: Number.NEGATIVE_INFINITY,
+			done: false,
 		};
 		byKey.set(key, deck);
+		let group = queues.get(schedule);
+		if (!group) {
+			group = { intervalMs: spec.intervalMs, deadline: start + spec.maxWaitMs, once: spec.once, queue: new DeckQueue() };
+			queues.set(schedule, group);
+		}
+		group.queue.put(deck);
 		return deck;
 	});
 
-	const queue = new DueHeap();
-	for (const deck of byKey.values()) queue.push(deck);
-
-	let inFlight = 0;
-	let fatal: { error: unknown } | undefined;
 	let credentialFailure: ServiceFailure | undefined;
-	// What the loop is waiting for, so a finished read only wakes it when that changes something.
-	let waitingUntil: number | 'completion' | undefined;
-	let wake: (() => void) | undefined;
-	const nudge = () => {
-		const resolve = wake;
-		wake = undefined;
-		waitingUntil = undefined;
-		resolve?.();
-	};
-	const nudged = () => new Promise<void>((resolve) => (wake = resolve));
 
 	const finish = (deck: Deck, outcome: WaitOutcome, failure?: ServiceFailure) => {
+		deck.done = true;
 		deck.report.outcome = outcome;
 		deck.report.elapsedMs = now() - start;
 		if (failure) deck.report.failure = failure;
 	};
 
-	/** Back on the schedule, or still running when the next read would start after the deadline. */
-	const reschedule = (deck: Deck, due: number) => {
-		if (deck.spec.once || due > deck.deadline) return finish(deck, 'still_running', deck.report.failure);
-		deck.due = due;
-		queue.push(deck);
-		if (waitingUntil === 'completion' || (typeof waitingUntil === 'number' && due < waitingUntil)) nudge();
-	};
-
-	const settle = (deck: Deck, result: CallResult, firedAt: number) => {
+	/** Records one read; true when the deck is finished (completed or failed) and leaves. */
+	const settle = (deck: Deck, result: CallResult): boolean => {
 		const report = deck.report;
+		if (result.attempts === 0) return false; // not sent: the deadline came first
 		report.polls++;
 		report.requests += result.attempts;
-		deck.read = true;
 		const { outcome } = result;
 		if (outcome.route === 'success') {
 			report.body = outcome.body;
@@ -186,136 +227,125 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 			report.state = stateOf(report.status, deck.spec.words);
 			report.requestId = outcome.requestId;
 			delete report.failure;
-			if (report.state === 'succeeded') return finish(deck, 'completed');
-			if (report.state === 'failed') return finish(deck, 'failed');
-		} else {
-			const failure = outcome.failure;
-			report.failure = failure;
-			if (failure.requestId) report.requestId = failure.requestId;
-			if (!failure.retryable) {
-				if (CREDENTIAL_STATUSES.has(failure.status)) credentialFailure ??= failure;
-				return finish(deck, 'failed', failure);
-			}
+			if (report.state === 'succeeded') finish(deck, 'completed');
+			else if (report.state === 'failed') finish(deck, 'failed');
+			return deck.done;
 		}
-		const completedAt = now();
-		// After a retry the last request is recent, so the interval counts from the answer.
-		const due = result.attempts > 1 ? completedAt + deck.spec.intervalMs : Math.max(firedAt + deck.spec.intervalMs, completedAt);
-		reschedule(deck, due);
+		const failure = outcome.failure;
+		report.failure = failure;
+		if (failure.requestId) report.requestId = failure.requestId;
+		if (failure.retryable) return false;
+		if (CREDENTIAL_STATUSES.has(failure.status)) credentialFailure ??= failure;
+		finish(deck, 'failed', failure);
+		return true;
 	};
 
-	const fire = (deck: Deck) => {
-		inFlight++;
-		const firedAt = now();
-		void (async () => {
-			try {
-				settle(deck, await options.fetchStatus(deck.spec.taskId), firedAt);
-			} catch (error) {
-				// A cancelled read ends the wait through the signal; anything else is a bug to surface.
-				if (!(error instanceof CancelledError)) fatal ??= { error };
-			} finally {
-				inFlight--;
-				if (waitingUntil === 'completion' || fatal || credentialFailure) nudge();
-			}
-		})();
-	};
+	/**
+	 * One pass over a queue. `final`: read every deck not read within the interval, as wide as
+	 * allowed, with no credit rule (Check Once, and the last pass at Max Wait).
+	 */
+	const pass = async (
+		group: { intervalMs: number; deadline: number; once: boolean; queue: DeckQueue },
+		credit: { value: number; finishedLastPass: number },
+		final: boolean,
+	): Promise<void> => {
+		const { queue, intervalMs } = group;
+		const deadline = group.once ? undefined : group.deadline;
+		const inFlight = new Set<Promise<void>>();
+		const readAgain: Deck[] = [];
+		let finished = 0;
+		let running = 0;
+		let failure: { error: unknown } | undefined;
+		const cap = extraRunningPerPass(queue.size);
 
-	const onAbort = () => nudge();
-	signal?.addEventListener('abort', onAbort, { once: true });
-	try {
+		const read = (deck: Deck) => {
+			// Counted from the answer, not the send: the server sees a request arrive no earlier than
+			// it was sent, so the next read of this deck reaches it a whole interval later at least.
+			deck.lastReadAt = Number.POSITIVE_INFINITY;
+			const done = options.fetchStatus(deck.spec.taskId, deadline).then(
+				(result) => {
+					deck.lastReadAt = now();
+					if (settle(deck, result)) {
+						finished++;
+						credit.value += PROBE_CREDIT;
+						return;
+					}
+					// A running read beyond the pass's first is a probe: it spends credit.
+					if (running++ > 0 && !final) credit.value -= 1;
+					readAgain.push(deck);
+				},
+				(error: unknown) => {
+					deck.lastReadAt = now();
+					// A cancelled read ends the wait through the signal; anything else is a bug to surface.
+					if (!(error instanceof CancelledError)) failure ??= { error };
+					readAgain.push(deck);
+				},
+			);
+			const tracked = done.finally(() => inFlight.delete(tracked));
+			inFlight.add(tracked);
+		};
+
 		for (;;) {
-			if (fatal) throw fatal.error;
-			throwIfCancelled(signal);
-
-			if (credentialFailure) {
-				for (let deck = queue.pop(); deck; deck = queue.pop()) finish(deck, 'failed', credentialFailure);
-			}
-			if (queue.size === 0 && inFlight === 0) break;
-
+			if (failure || credentialFailure || signal?.aborted) break;
+			const next = queue.peek();
+			if (!next || next.lastReadAt + intervalMs > now()) break;
+			if (!final && running > 0 && (credit.value < 1 || running > cap)) break;
 			const pause = gate?.remainingPause() ?? 0;
 			if (pause > 0) {
-				const pausedAt = now();
+				if (deadline !== undefined && now() + pause > deadline) break;
 				await sleep(pause, signal);
-				// Slide the whole schedule by the pause: same spacing afterwards, no burst.
-				queue.shift(now() - pausedAt);
 				continue;
 			}
+			// Decks finish at a similar pace from one interval to the next, so the window starts
+			// where the last pass left it; its first reads, if running, are paid from the credit.
+			const window = final ? maxInFlight : Math.min(maxInFlight, 1 + Math.floor((credit.finishedLastPass + finished) * BATCH_GROWTH));
+			if (inFlight.size >= Math.max(1, Math.min(window, gate?.lastRemaining() ?? window))) {
+				await Promise.race(inFlight);
+				continue;
+			}
+			read(queue.take()!);
+		}
+		await Promise.all(inFlight);
+		credit.finishedLastPass = finished;
+		for (const deck of readAgain) queue.put(deck);
+		if (failure) throw failure.error;
+	};
 
-			const t = now();
-			const next = queue.peek();
-			if (next && inFlight < maxInFlight) {
-				if (next.read && next.due > next.deadline) {
-					queue.pop();
-					finish(next, 'still_running', next.report.failure);
-				} else if (next.due <= t) {
-					fire(queue.pop()!);
-				} else {
-					waitingUntil = next.due;
-					const woken = nudged();
-					await Promise.race([sleep(next.due - t, signal), woken]);
-					waitingUntil = undefined;
+	/** Runs one queue until it is empty or its deadline passed. */
+	const runQueue = async (group: { intervalMs: number; deadline: number; once: boolean; queue: DeckQueue }) => {
+		const { queue, intervalMs, deadline } = group;
+		const credit = { value: 0, finishedLastPass: 0 };
+		if (group.once) {
+			await pass(group, credit, true);
+		} else {
+			for (let passStart = now(); queue.size > 0 && !credentialFailure; ) {
+				throwIfCancelled(signal);
+				// The front deck is the least recently read: the pass starts once it is due.
+				const due = Math.max(passStart, queue.peek()!.lastReadAt + intervalMs);
+				if (due > deadline) break;
+				if (due > now()) await sleep(due - now(), signal);
+				passStart = now();
+				await pass(group, credit, false);
+				passStart += intervalMs;
+				if (passStart > deadline && queue.size > 0) {
+					// Max Wait: one last look at what is left, then report it.
+					if (deadline > now()) await sleep(deadline - now(), signal);
+					break;
 				}
-				continue;
 			}
-			// Nothing is due before a read finishes: wait for one, no timer needed.
-			waitingUntil = 'completion';
-			await nudged();
-			waitingUntil = undefined;
+			if (queue.size > 0 && !credentialFailure) {
+				throwIfCancelled(signal);
+				await pass(group, credit, true);
+			}
 		}
-	} finally {
-		signal?.removeEventListener('abort', onAbort);
-	}
+		throwIfCancelled(signal);
+		for (let deck = queue.take(); deck; deck = queue.take()) {
+			if (credentialFailure) finish(deck, 'failed', credentialFailure);
+			else finish(deck, 'still_running', deck.report.failure);
+		}
+	};
+
+	await Promise.all([...queues.values()].map(runQueue));
+	throwIfCancelled(signal);
 	return decks.map((deck) => deck.report);
-}
-
-/** A binary min-heap of decks by due time (then insertion order). */
-class DueHeap {
-	private readonly items: Deck[] = [];
-
-	get size(): number {
-		return this.items.length;
-	}
-
-	peek(): Deck | undefined {
-		return this.items[0];
-	}
-
-	push(deck: Deck): void {
-		const items = this.items;
-		items.push(deck);
-		let i = items.length - 1;
-		while (i > 0) {
-			const parent = (i - 1) >> 1;
-			if (!before(items[i], items[parent])) break;
-			[items[i], items[parent]] = [items[parent], items[i]];
-			i = parent;
-		}
-	}
-
-	pop(): Deck | undefined {
-		const items = this.items;
-		const top = items[0];
-		const last = items.pop();
-		if (items.length === 0 || last === undefined) return top;
-		items[0] = last;
-		let i = 0;
-		for (;;) {
-			const left = 2 * i + 1;
-			const right = left + 1;
-			let smallest = i;
-			if (left < items.length && before(items[left], items[smallest])) smallest = left;
-			if (right < items.length && before(items[right], items[smallest])) smallest = right;
-			if (smallest === i) return top;
-			[items[i], items[smallest]] = [items[smallest], items[i]];
-			i = smallest;
-		}
-	}
-
-	/** Adding the same amount to every key keeps the heap ordered. */
-	shift(ms: number): void {
-		if (ms > 0) for (const deck of this.items) deck.due += ms;
-	}
-}
-
-function before(a: Deck, b: Deck): boolean {
-	return a.due < b.due || (a.due === b.due && a.seq < b.seq);
 }

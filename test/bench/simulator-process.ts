@@ -1,7 +1,7 @@
 /**
  * The simulator in a child process for the benchmark, driven over IPC. Keeping it out of the
- * benchmark's process means process.cpuUsage() and RSS there are the poller's own (what a
- * user's n8n spends), the server's work does not delay the poller's timers, and the two
+ * benchmark's process means process.cpuUsage() and memory there are the waiting side's own
+ * (what a user's n8n spends), the server's work does not delay the poller's timers, and the two
  * share the machine's two cores the way a client and a remote service would.
  */
 import { start, type Limits, type Simulator } from '../simulator';
@@ -9,7 +9,7 @@ import { start, type Limits, type Simulator } from '../simulator';
 export type Request =
 	| { id: number; type: 'start'; seed: number; speed: number; limits?: Partial<Limits> }
 	| { id: number; type: 'seed'; count: number }
-	| { id: number; type: 'stats' }
+	| { id: number; type: 'stats'; intervalMs: number }
 	| { id: number; type: 'stop' };
 
 export interface StartReply {
@@ -19,19 +19,79 @@ export interface StartReply {
 
 export interface SeedReply {
 	taskIds: string[];
-	/** Sim-ms from creation to outcome, per deck. */
+	/** Sim-ms from `seededAt` to the deck's outcome, per deck. */
 	durationsMs: number[];
+	/** Sim-clock ms when the decks were created. */
+	seededAt: number;
 }
 
 export interface StatsReply {
 	statusRequests: number;
 	rateLimited: number;
+	/** Sim-clock ms now, and the wall clock (Date.now) at the same moment, to place real instants on the sim clock. */
+	now: number;
+	realNow: number;
+	/** Shortest time between two answered (not 429) reads of one deck, sim ms; null if no deck was read twice. */
+	minGapMs: number | null;
+	/** Status reads that started within one interval before the last one: the last sweep. */
+	lastSweep: number;
+	/** Sim-clock ms of the first and the last status read. */
+	firstReadAt: number;
+	lastReadAt: number;
+	/** Status reads per 100 sim seconds, from the first one (where the time went). */
+	readsPer100S: number[];
 	/** CPU of this process since the simulator started, ms. */
 	cpuMs: number;
 }
 
 let sim: Simulator | undefined;
 let cpuAtStart = process.cpuUsage();
+
+function stats(intervalMs: number): StatsReply {
+	let statusRequests = 0;
+	let rateLimited = 0;
+	let minGapMs = Number.POSITIVE_INFINITY;
+	let lastAt = Number.NEGATIVE_INFINITY;
+	const lastReadOf = new Map<string, number>();
+	const reads: number[] = [];
+	for (const record of sim!.ledger.requests) {
+		if (!record.path.endsWith('/status')) continue;
+		statusRequests++;
+		reads.push(record.at);
+		lastAt = Math.max(lastAt, record.at);
+		if (record.status === 429) {
+			rateLimited++;
+			continue;
+		}
+		const previous = lastReadOf.get(record.path);
+		if (previous !== undefined) minGapMs = Math.min(minGapMs, record.at - previous);
+		lastReadOf.set(record.path, record.at);
+	}
+	const cpu = process.cpuUsage(cpuAtStart);
+	return {
+		statusRequests,
+		rateLimited,
+		now: sim!.control.now(),
+		realNow: Date.now(),
+		minGapMs: Number.isFinite(minGapMs) ? minGapMs : null,
+		lastSweep: reads.filter((at) => at > lastAt - intervalMs).length,
+		firstReadAt: reads.reduce((first, at) => Math.min(first, at), Number.POSITIVE_INFINITY),
+		lastReadAt: lastAt,
+		readsPer100S: perHundredSeconds(reads),
+		cpuMs: (cpu.user + cpu.system) / 1000,
+	};
+}
+
+function perHundredSeconds(reads: number[]): number[] {
+	if (!reads.length) return [];
+	const first = reads.reduce((min, at) => Math.min(min, at), Number.POSITIVE_INFINITY);
+	const counts: number[] = [];
+	for (const at of reads) {
+		const slot = Math.floor((at - first) / 100_000);
+		counts[slot] = (counts[slot] ?? 0) + 1;
+	}
+	return Array.from(counts, (count) => count ?? 0);
+}
 
 async function handle(request: Request): Promise<unknown> {
 	switch (request.type) {
@@ -42,24 +102,16 @@ async function handle(request: Request): Promise<unknown> {
 			return { url: sim.url, apiKey: sim.keys.personal } satisfies StartReply;
 		case 'seed': {
 			const active = sim!;
+			const seededAt = active.control.now();
 			const taskIds = Array.from({ length: request.count }, () => active.control.seedDeck({ key: active.keys.personal, outcome: 'succeeded' }));
 			const durationsMs = taskIds.map((taskId) => {
 				const deck = active.control.deck(taskId)!;
-				return deck.doneAt - deck.createdAt;
+				return deck.doneAt - seededAt;
 			});
-			return { taskIds, durationsMs } satisfies SeedReply;
+			return { taskIds, durationsMs, seededAt } satisfies SeedReply;
 		}
-		case 'stats': {
-			let statusRequests = 0;
-			let rateLimited = 0;
-			for (const record of sim!.ledger.requests) {
-				if (!record.path.endsWith('/status')) continue;
-				statusRequests++;
-				if (record.status === 429) rateLimited++;
-			}
-			const cpu = process.cpuUsage(cpuAtStart);
-			return { statusRequests, rateLimited, cpuMs: (cpu.user + cpu.system) / 1000 } satisfies StatsReply;
-		}
+		case 'stats':
+			return stats(request.intervalMs);
 		case 'stop':
 			await sim?.close();
 			sim = undefined;

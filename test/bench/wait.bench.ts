@@ -1,64 +1,107 @@
 /**
- * `npm run bench`: Deck Generator Wait, many decks in one execution, against the simulator.
+ * `npm run bench`: "Wait Until Done" on N decks, schedules side by side on the same decks, against
+ * the simulator in a child process. Exits non-zero when a target of the new schedule is missed.
  *
- * What runs: `pollDecks`, the node's scheduler, with exactly the pieces the node gives it
- * (callService with the core's retry policy, a CredentialGate, n8n-workflow's sleep raced with
- * the cancel signal), over the undici transport. Not the whole node through the harness: there
- * every status request also pays n8n's httpRequestWithAuthentication (credential decryption,
- * the header expression, axios), about 2-3 ms of CPU per request in this process. At N = 1,000
- * that is over ten minutes of CPU, and the numbers would describe n8n's request helper rather
- * than the wait. That cost is real for users, so it is measured separately at the end (the
- * "n8n path" line: the real node in a real workflow, N = 10).
+ *   npm run bench -- --decks 1000 --decks 10000 [--speed S] [--json out.json] [--schedule new]
  *
- * The simulator runs in a child process (simulator-process.ts), so CPU and RSS here are the
- * poller's own and its server work does not delay the poller's timers.
+ * Schedules (the same seeded decks for every schedule at one N: 10-35 sim minutes, 5 sim s interval):
+ *   new         the Wait node itself, through the in-process harness (n8n-core, n8n's request
+ *               helper): its CPU is n8n's, not undici's
+ *   old         every deck every interval (the node before this change), over undici
+ *   loopPerDeck one loop per deck, all started together (what a user builds by hand), over undici
+ *   sequential  one deck after another, over undici
+ *   floor       N + ceil(T / interval): each deck read once after it finished, plus one read per
+ *               interval to notice the end (computed, not run)
+ * The costly ones (old, loopPerDeck: ~270 reads a deck; sequential: reads in series) stop at N = 1,000.
  *
- * Time compression. Decks last 10-35 sim minutes (the simulator's default draw, seeded) and
- * each is read every 5 sim seconds, so a deck needs about 120-420 reads whatever the speed:
- * N = 1,000 is ~270,000 status requests. At speed S one sim interval is 5,000 / S real ms and
- * the request rate is N × S / 5 per second:
- *   N = 1 and 100 at S = 100: interval 50 ms, ≤ 2,000 req/s, longest deck ≤ 21 s.
- *   N = 1,000 at S = 20:      interval 250 ms, 4,000 req/s, longest deck ≤ 105 s.
- * S = 100 at N = 1,000 would be 20,000 req/s, more than a client and server on two cores can
- * serve, and the numbers would measure the machine's saturation, not the schedule. The naive
- * baseline sends at most one request per interval, so it runs at S = 100 for every N (its
- * ratios are relative to its own ideal, so the speed cancels out). Whole run: about 3.5 minutes.
+ * Time runs `--speed` times fast on the simulator's clock and in the node's interval (5 s / speed),
+ * so wall figures are in sim seconds (default: 20x, 5x from 5,000 decks, see defaultSpeed). The per-credential bucket sits at 1.1 × the rate that reads
+ * every deck once per interval (N / 5 s), on a 1 sim-second window (`limits.bucketWindowMs`), so a
+ * schedule that bursts meets real 429s.
  *
- * Rate limiting: every run sets the simulator's route bucket 10 % above the polling rate it
- * needs (N reads per interval, per real minute) and counts the 429s it answers.
+ * Targets (new schedule, every N >= 1,000): reads <= 1.25 × floor; wall <= T + 2 intervals + the
+ * last sweep at the bucket's rate; no deck read twice within 5 sim s; 429s <= 1 % of reads;
+ * CPU <= 3 CPU-s per 1,000 decks; live memory per waiting deck <= 2 KB (slope across N).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-import { callService, CredentialGate, type CallResult } from '../../nodes/shared/client';
+import { callService, type CredentialGate } from '../../nodes/shared/client';
 import { abortableSleep } from '../../nodes/shared/n8n/transport';
-import { CONTRACT_POLL_INTERVAL_MS, pollDecks } from '../../nodes/shared/poller';
-import { stateOf, statusWordOf } from '../../nodes/shared/status';
+import { CONTRACT_POLL_INTERVAL_MS } from '../../nodes/shared/poller';
 import { undiciTransport } from '../support/undici-transport';
+import { everyDeckEveryInterval, loopPerDeck, oneAfterAnother, type FetchStatus } from './baselines';
 import type { Request, SeedReply, StartReply, StatsReply } from './simulator-process';
 
 const SEED = 20_260_105;
-const PLAN = [
-	{ n: 1, speed: 100 },
-	{ n: 100, speed: 100 },
-	{ n: 1_000, speed: 20 },
-];
-const NAIVE_SPEED = 100;
 const BUCKET_HEADROOM = 1.1;
-const RSS_SAMPLE_MS = 50;
-/**
- * Memory per deck is printed from this N up. Below it, a few MB of allocation churn (a
- * compressed clock means thousands of requests a second, collected later) divided by a
- * small N says nothing about the decks.
- */
-const MEMORY_MIN_N = 1_000;
-/** The simulator's longest draw (35 sim minutes), in real ms at a speed. */
-const longestDeckMs = (speed: number) => (35 * 60_000) / speed;
+const BUCKET_WINDOW_SIM_MS = 1_000;
+const COSTLY_MAX_N = 1_000;
+const TARGETS = { readsOverFloor: 1.25, minGapS: 5, share429: 0.01, cpuMsPer1000Decks: 3_000, liveKbPerDeck: 2, fromN: 1_000 };
+
+type Schedule = 'new' | 'old' | 'loopPerDeck' | 'sequential' | 'floor';
+
+interface BenchRecord {
+	schedule: Schedule;
+	n: number;
+	reads: number;
+	floor: number;
+	readsOverFloor: number;
+	wallS: number;
+	limitS: number;
+	requests429: number;
+	cpuMsPer1000Decks: number | null;
+	liveKbPerDeck: number | null;
+	/** Extra columns: what the targets also need, and how the run was made. */
+	minGapS: number | null;
+	completed: number;
+	lastSweep: number;
+	/** From seeding the decks to the first status read (the node reading its items), sim s. */
+	firstReadS: number;
+	/** Status reads per 100 sim seconds. */
+	readsPer100S: number[];
+	/** From the last status read to the end of the run (n8n finishing the workflow included), sim s. */
+	tailS: number;
+	longestS: number;
+	speed: number;
+	path: 'n8n node (harness)' | 'undici' | 'computed';
+	/** Live heap kept per deck in this run (midway, after a full GC, minus before) / N. */
+	runKbPerDeck: number | null;
+	misses: string[];
+}
 
 setFlagsFromString('--expose_gc');
 const gc = runInNewContext('gc') as () => void;
+
+/**
+ * Default speed: 20x, and 5x from 5,000 decks. Near the end of a batch the node reads most decks
+ * within a few minutes (sim time); compressed 20x at N = 10,000 that is over 1,000 reads a real
+ * second, more than one n8n process and the simulator can serve on 2 cores, and the wall figure
+ * would measure the machine instead of the schedule.
+ */
+const defaultSpeed = (n: number) => (n >= 5_000 ? 5 : 20);
+
+function parseArgs(argv: string[]): { decks: number[]; speed?: number; json?: string; only: Set<string> } {
+	const decks: number[] = [];
+	const only = new Set<string>();
+	let speed: number | undefined;
+	let json: string | undefined;
+	for (let i = 0; i < argv.length; i++) {
+		const value = argv[i + 1];
+		if (argv[i] === '--decks') decks.push(Number(value));
+		else if (argv[i] === '--speed') speed = Number(value);
+		else if (argv[i] === '--json') json = value;
+		else if (argv[i] === '--schedule') only.add(value);
+		else throw new Error(`Unknown option ${argv[i]}; use --decks N (repeatable), --speed S, --json FILE, --schedule NAME (repeatable)`);
+		i++;
+	}
+	if (decks.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--decks takes a whole number of decks, e.g. --decks 1000');
+	if (speed !== undefined && !(speed > 0)) throw new Error('--speed takes a number above 0, e.g. --speed 20');
+	return { decks: decks.length ? [...new Set(decks)].sort((a, b) => a - b) : [1_000, 10_000], speed, json, only };
+}
 
 /** The simulator child, one request at a time over IPC. */
 class SimulatorProcess {
@@ -87,10 +130,18 @@ class SimulatorProcess {
 		});
 	}
 
-	start = async (speed: number, routePerMinute: number) =>
-		await this.ask<StartReply>({ type: 'start', seed: SEED, speed, limits: { routePerMinute } });
+	/** A fresh simulator whose per-credential buckets allow `perSimSecond` reads on a 1 sim-second window. */
+	start = async (speed: number, perSimSecond: number) => {
+		const perRealMinute = Math.ceil(perSimSecond * speed * 60);
+		return await this.ask<StartReply>({
+			type: 'start',
+			seed: SEED,
+			speed,
+			limits: { routePerMinute: perRealMinute, principalPerMinute: 10 * perRealMinute, bucketWindowMs: BUCKET_WINDOW_SIM_MS / speed },
+		});
+	};
 	seed = async (count: number) => await this.ask<SeedReply>({ type: 'seed', count });
-	stats = async () => await this.ask<StatsReply>({ type: 'stats' });
+	stats = async (intervalMs: number) => await this.ask<StatsReply>({ type: 'stats', intervalMs });
 
 	async close(): Promise<void> {
 		await this.ask({ type: 'stop' });
@@ -98,240 +149,216 @@ class SimulatorProcess {
 	}
 }
 
-type Kind = 'poller' | 'naive';
+/** The reads every deck once per interval would need, per sim second: what the bucket is sized on. */
+const neededPerSimSecond = (n: number) => (n * 1_000) / CONTRACT_POLL_INTERVAL_MS;
+const floorOf = (n: number, longestMs: number) => n + Math.ceil(longestMs / CONTRACT_POLL_INTERVAL_MS);
 
-interface Row {
-	kind: Kind;
-	n: number;
-	speed: number;
-	intervalMs: number;
-	wallMs: number;
-	idealMs: number;
-	requestsPerDeck: number;
-	idealPerDeck: number;
-	worstExtra: number;
-	statusRequests: number;
-	cpuMsPerRequest: number;
-	peakRssMb: number;
-	kbPerDeck: number;
-	heapKbPerDeck: number;
-	rateLimited: number;
-	simCpuMs: number;
-	unfinished: number;
-}
-
-function isTerminal(result: CallResult): boolean {
-	if (result.outcome.route !== 'success') return !result.outcome.failure.retryable;
-	const state = stateOf(statusWordOf(result.outcome.body));
-	return state === 'succeeded' || state === 'failed';
-}
-
-/** The loop a simple workflow would run: one deck after another, each read until it is done. */
-async function naiveWait(taskIds: string[], fetchStatus: (taskId: string) => Promise<CallResult>, intervalMs: number): Promise<number[]> {
-	const requests: number[] = [];
-	for (const taskId of taskIds) {
-		let count = 0;
-		for (;;) {
-			const result = await fetchStatus(taskId);
-			count += result.attempts;
-			if (isTerminal(result)) break;
-			await abortableSleep(intervalMs);
-		}
-		requests.push(count);
-	}
-	return requests;
-}
-
-async function measure(sim: SimulatorProcess, kind: Kind, n: number, speed: number): Promise<Row> {
-	const intervalMs = CONTRACT_POLL_INTERVAL_MS / speed;
-	const neededPerMinute = (n * 60_000) / intervalMs;
-	const { url, apiKey } = await sim.start(speed, Math.ceil(neededPerMinute * BUCKET_HEADROOM));
-	const transport = undiciTransport({ baseUrl: url, apiKey, connections: 64 });
-	const gate = new CredentialGate();
-	const fetchStatus = async (taskId: string) =>
-		await callService({ method: 'GET', path: `/v1/decks/${encodeURIComponent(taskId)}/status` }, { transport, sleep: abortableSleep, gate });
-
+/** Live heap after a full collection; the collection's own CPU is kept out of the run's figure. */
+function liveHeap(): { bytes: number; gcCpuMs: number } {
+	const cpu = process.cpuUsage();
 	gc();
-	const { rss: rssBefore, heapUsed: heapBefore } = process.memoryUsage();
-	let peakRss = rssBefore;
-	const sampler = setInterval(() => {
-		peakRss = Math.max(peakRss, process.memoryUsage.rss());
-	}, RSS_SAMPLE_MS);
-	// Halfway through, what the waiting decks keep alive: live heap after a full collection.
-	let heapMid = heapBefore;
-	let gcCpuMs = 0;
-	const midway = setTimeout(() => {
-		const cpu = process.cpuUsage();
-		gc();
-		heapMid = process.memoryUsage().heapUsed;
-		const spent = process.cpuUsage(cpu);
-		// The forced collection is the benchmark's, not the wait's: kept out of CPU per request.
-		gcCpuMs = (spent.user + spent.system) / 1000;
-	}, longestDeckMs(speed) / 2);
+	const spent = process.cpuUsage(cpu);
+	return { bytes: process.memoryUsage().heapUsed, gcCpuMs: (spent.user + spent.system) / 1_000 };
+}
 
-	const cpuBefore = process.cpuUsage();
-	const startedAt = performance.now();
-	const { taskIds, durationsMs } = await sim.seed(n);
-	let requests: number[];
-	let unfinished = 0;
-	if (kind === 'poller') {
-		const reports = await pollDecks(
-			taskIds.map((taskId) => ({ taskId, intervalMs, maxWaitMs: 24 * 60 * 60_000 })),
-			{ fetchStatus, sleep: abortableSleep, gate },
-		);
-		requests = reports.map((report) => report.requests);
-		unfinished = reports.filter((report) => report.outcome !== 'completed').length;
-	} else {
-		requests = await naiveWait(taskIds, fetchStatus, intervalMs);
+interface Run {
+	completed: number;
+	/** When the waiting ended (Date.now ms): the Wait node's run ended, or the baseline returned. */
+	endedAt: number;
+}
+
+/** The Wait node in a real workflow: n8n-core, n8n's request helper, the credential's gate. */
+async function runNode(url: string, apiKey: string, taskIds: string[], speed: number): Promise<Run> {
+	const { runWorkflow } = await import('../harness');
+	const { loadWorkflow, WAIT_NODE } = await import('../workflows/wait/run');
+	const workflow = loadWorkflow('wait-until-done');
+	const wait = workflow.nodes.find((node) => node.name === WAIT_NODE)!;
+	wait.parameters = { ...wait.parameters, options: { pollIntervalSeconds: CONTRACT_POLL_INTERVAL_MS / speed / 1_000, maxWaitMinutes: 60 } };
+	const result = await runWorkflow(workflow, {
+		credentials: { deckGenApi: { apiKey, baseUrl: url } },
+		inputItems: taskIds.map((taskId) => ({ json: { taskId } })),
+	});
+	if (result.status !== 'success') throw new Error(`The workflow ended ${result.status}: ${String(result.error?.message)}`);
+	const nodeRun = result.runData[WAIT_NODE][0];
+	return { completed: result.output(WAIT_NODE, 0).length, endedAt: nodeRun.startTime + nodeRun.executionTime };
+}
+
+async function runBaseline(schedule: 'old' | 'loopPerDeck' | 'sequential', url: string, apiKey: string, taskIds: string[], speed: number): Promise<Run> {
+	const transport = undiciTransport({ baseUrl: url, apiKey, connections: 64 });
+	const fetchStatus: FetchStatus = async (taskId: string, gate?: CredentialGate) =>
+		await callService({ method: 'GET', path: `/v1/decks/${encodeURIComponent(taskId)}/status` }, { transport, sleep: abortableSleep, gate });
+	const intervalMs = CONTRACT_POLL_INTERVAL_MS / speed;
+	try {
+		const run = { old: everyDeckEveryInterval, loopPerDeck, sequential: oneAfterAnother }[schedule];
+		await run(taskIds, fetchStatus, intervalMs);
+		return { completed: taskIds.length, endedAt: Date.now() };
+	} finally {
+		await transport.close();
 	}
-	const wallMs = performance.now() - startedAt;
-	const cpu = process.cpuUsage(cpuBefore);
-	clearInterval(sampler);
-	clearTimeout(midway);
-	peakRss = Math.max(peakRss, process.memoryUsage.rss());
-	await transport.close();
+}
 
-	const stats = await sim.stats();
-	const ideal = durationsMs.map((duration) => Math.ceil(duration / CONTRACT_POLL_INTERVAL_MS) + 1);
+async function measure(sim: SimulatorProcess, schedule: Exclude<Schedule, 'floor'>, n: number, speed: number): Promise<BenchRecord> {
+	const { url, apiKey } = await sim.start(speed, BUCKET_HEADROOM * neededPerSimSecond(n));
+	const seeded = await sim.seed(n);
+	const longestMs = seeded.durationsMs.reduce((max, ms) => Math.max(max, ms), 0);
+
+	const before = liveHeap();
+	// Halfway through the longest deck: what the waiting decks keep alive.
+	let midway: { bytes: number; gcCpuMs: number } | undefined;
+	const timer = setTimeout(() => (midway = liveHeap()), longestMs / speed / 2);
+	const cpuBefore = process.cpuUsage();
+	let run: Run;
+	try {
+		run = schedule === 'new' ? await runNode(url, apiKey, seeded.taskIds, speed) : await runBaseline(schedule, url, apiKey, seeded.taskIds, speed);
+	} finally {
+		clearTimeout(timer);
+	}
+	const cpu = process.cpuUsage(cpuBefore);
+	const stats = await sim.stats(CONTRACT_POLL_INTERVAL_MS);
+	const cpuMs = (cpu.user + cpu.system) / 1_000 - (midway?.gcCpuMs ?? 0);
+	const floor = floorOf(n, longestMs);
+	const bucketPerSimSecond = BUCKET_HEADROOM * neededPerSimSecond(n);
 	return {
-		kind,
+		schedule,
 		n,
+		reads: stats.statusRequests,
+		floor,
+		readsOverFloor: stats.statusRequests / floor,
+		// Until the node emitted its items (n8n's own wrap-up after that is the tail column).
+		wallS: (stats.now - (stats.realNow - run.endedAt) * speed - seeded.seededAt) / 1_000,
+		limitS: (longestMs + 2 * CONTRACT_POLL_INTERVAL_MS) / 1_000 + stats.lastSweep / bucketPerSimSecond,
+		requests429: stats.rateLimited,
+		cpuMsPer1000Decks: (cpuMs * 1_000) / n,
+		liveKbPerDeck: null,
+		minGapS: stats.minGapMs === null ? null : stats.minGapMs / 1_000,
+		completed: run.completed,
+		lastSweep: stats.lastSweep,
+		tailS: (stats.now - stats.lastReadAt) / 1_000,
+		firstReadS: (stats.firstReadAt - seeded.seededAt) / 1_000,
+		readsPer100S: stats.readsPer100S,
+		longestS: longestMs / 1_000,
 		speed,
-		intervalMs,
-		wallMs,
-		idealMs: Math.max(...durationsMs) / speed,
-		requestsPerDeck: sum(requests) / n,
-		idealPerDeck: sum(ideal) / n,
-		worstExtra: Math.max(...requests.map((count, i) => count - ideal[i])),
-		statusRequests: stats.statusRequests,
-		cpuMsPerRequest: ((cpu.user + cpu.system) / 1000 - gcCpuMs) / stats.statusRequests,
-		peakRssMb: peakRss / 2 ** 20,
-		kbPerDeck: (peakRss - rssBefore) / 1024 / n,
-		heapKbPerDeck: (heapMid - heapBefore) / 1024 / n,
-		rateLimited: stats.rateLimited,
-		simCpuMs: stats.cpuMs,
-		unfinished,
+		path: schedule === 'new' ? 'n8n node (harness)' : 'undici',
+		runKbPerDeck: midway ? (midway.bytes - before.bytes) / 1_024 / n : null,
+		misses: [],
 	};
 }
 
-function sum(values: number[]): number {
-	return values.reduce((total, value) => total + value, 0);
+/** The floor as a row: what an oracle that knew every duration would read. */
+function floorRecord(n: number, longestMs: number): BenchRecord {
+	const floor = floorOf(n, longestMs);
+	return {
+		schedule: 'floor', n, reads: floor, floor, readsOverFloor: 1, wallS: longestMs / 1_000, limitS: longestMs / 1_000,
+		requests429: 0, cpuMsPer1000Decks: null, liveKbPerDeck: null, minGapS: null, completed: n, lastSweep: 1, tailS: 0, firstReadS: 0, readsPer100S: [],
+		longestS: longestMs / 1_000, speed: 0, path: 'computed', runKbPerDeck: null, misses: [],
+	};
 }
 
-const COLUMNS: Array<[title: string, width: number, cell: (row: Row) => string]> = [
-	['run', 7, (r) => r.kind],
+/** Live memory per waiting deck as the slope of live heap over N (fixed costs cancel out). */
+function memorySlope(records: BenchRecord[]): void {
+	const bySchedule = new Map<Schedule, BenchRecord[]>();
+	for (const record of records) if (record.runKbPerDeck !== null) bySchedule.set(record.schedule, [...(bySchedule.get(record.schedule) ?? []), record]);
+	for (const runs of bySchedule.values()) {
+		if (runs.length < 2) {
+			for (const run of runs) run.liveKbPerDeck = run.runKbPerDeck;
+			continue;
+		}
+		// Least squares of total live KB against N.
+		const xs = runs.map((run) => run.n);
+		const ys = runs.map((run) => run.runKbPerDeck! * run.n);
+		const mx = xs.reduce((a, b) => a + b) / xs.length;
+		const my = ys.reduce((a, b) => a + b) / ys.length;
+		const slope = xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i] - my), 0) / xs.reduce((sum, x) => sum + (x - mx) ** 2, 0);
+		for (const run of runs) run.liveKbPerDeck = slope;
+	}
+}
+
+function judge(record: BenchRecord): void {
+	if (record.schedule !== 'new' || record.n < TARGETS.fromN) return;
+	const misses = record.misses;
+	if (record.readsOverFloor > TARGETS.readsOverFloor) misses.push(`reads ${record.readsOverFloor.toFixed(3)} x floor > ${TARGETS.readsOverFloor}`);
+	if (record.wallS > record.limitS) misses.push(`wall ${record.wallS.toFixed(1)} s > ${record.limitS.toFixed(1)} s`);
+	// The node and the simulator keep time on two clocks (Date.now, performance.now): 1 real ms of slack.
+	if (record.minGapS !== null && record.minGapS < TARGETS.minGapS - record.speed / 1_000) misses.push(`a deck read ${record.minGapS.toFixed(2)} s after its last read`);
+	if (record.requests429 > TARGETS.share429 * record.reads) misses.push(`${record.requests429} 429s > 1 %`);
+	if ((record.cpuMsPer1000Decks ?? 0) > TARGETS.cpuMsPer1000Decks) misses.push(`CPU ${((record.cpuMsPer1000Decks ?? 0) / 1_000).toFixed(2)} s per 1,000 decks > 3`);
+	if ((record.liveKbPerDeck ?? 0) > TARGETS.liveKbPerDeck) misses.push(`live ${(record.liveKbPerDeck ?? 0).toFixed(2)} KB per deck > 2`);
+	if (record.completed !== record.n) misses.push(`${record.n - record.completed} decks not completed`);
+}
+
+const COLUMNS: Array<[title: string, width: number, cell: (r: BenchRecord) => string]> = [
+	['schedule', 11, (r) => r.schedule],
 	['N', 6, (r) => String(r.n)],
-	['speed', 6, (r) => `${r.speed}x`],
-	['int ms', 7, (r) => r.intervalMs.toFixed(0)],
-	['wall s', 8, (r) => (r.wallMs / 1000).toFixed(2)],
-	['ideal s', 8, (r) => (r.idealMs / 1000).toFixed(2)],
-	['wall/ideal', 11, (r) => (r.wallMs / r.idealMs).toFixed(4)],
-	['target', 8, (r) => ((1.02 * r.idealMs + r.intervalMs) / r.idealMs).toFixed(4)],
-	['req/deck', 9, (r) => r.requestsPerDeck.toFixed(1)],
-	['ideal', 7, (r) => r.idealPerDeck.toFixed(1)],
-	['ratio', 7, (r) => (r.requestsPerDeck / r.idealPerDeck).toFixed(3)],
-	['worst+', 7, (r) => String(r.worstExtra)],
-	['requests', 9, (r) => String(r.statusRequests)],
-	['CPU ms/req', 11, (r) => r.cpuMsPerRequest.toFixed(3)],
-	['peak RSS MB', 12, (r) => r.peakRssMb.toFixed(1)],
-	['RSS KB/deck', 12, (r) => (r.n >= MEMORY_MIN_N ? r.kbPerDeck.toFixed(2) : '-')],
-	['live KB/deck', 13, (r) => (r.n >= MEMORY_MIN_N ? r.heapKbPerDeck.toFixed(2) : '-')],
-	['429s', 6, (r) => String(r.rateLimited)],
-	['429 %', 7, (r) => ((100 * r.rateLimited) / r.statusRequests).toFixed(2)],
-	['targets', 8, targets],
+	['speed', 5, (r) => (r.speed ? `${r.speed}x` : '-')],
+	['reads', 8, (r) => String(r.reads)],
+	['floor', 7, (r) => String(r.floor)],
+	['reads/floor', 11, (r) => r.readsOverFloor.toFixed(3)],
+	['wall s', 8, (r) => r.wallS.toFixed(1)],
+	['limit s', 8, (r) => r.limitS.toFixed(1)],
+	['last sweep', 10, (r) => String(r.lastSweep)],
+	['first read s', 12, (r) => r.firstReadS.toFixed(1)],
+	['tail s', 7, (r) => r.tailS.toFixed(1)],
+	['min gap s', 9, (r) => (r.minGapS === null ? '-' : r.minGapS.toFixed(2))],
+	['429s', 6, (r) => String(r.requests429)],
+	['CPU ms/1k decks', 15, (r) => (r.cpuMsPer1000Decks === null ? '-' : r.cpuMsPer1000Decks.toFixed(0))],
+	['live KB/deck', 12, (r) => (r.liveKbPerDeck === null ? '-' : r.liveKbPerDeck.toFixed(2))],
+	['path', 18, (r) => r.path],
+	['targets', 7, (r) => (r.schedule !== 'new' || r.n < TARGETS.fromN ? '' : r.misses.length ? 'MISS' : 'ok')],
 ];
 
-/**
- * wall ≤ 1.02 × ideal + one interval; worst deck ≤ ideal + 1 reads; ≤ 20 KB per waiting deck;
- * 429s ≤ 1 %. Memory is judged on N = 1,000, where decks, not the allocation churn of a
- * compressed clock (thousands of requests a second, collected later), decide the RSS.
- */
-function targets(row: Row): string {
-	const misses: string[] = [];
-	if (row.wallMs > 1.02 * row.idealMs + row.intervalMs) misses.push('W');
-	if (row.worstExtra > 1) misses.push('R');
-	if (row.n >= MEMORY_MIN_N && (row.kbPerDeck > 20 || row.heapKbPerDeck > 20)) misses.push('M');
-	if (row.rateLimited > 0.01 * row.statusRequests) misses.push('L');
-	if (row.unfinished > 0) misses.push('U');
-	return misses.length ? `MISS ${misses.join('')}` : 'ok';
-}
-
-function line(cells: string[]): string {
-	return cells.map((cell, i) => cell.padStart(COLUMNS[i][1])).join(' ');
-}
-
-function printTable(rows: Row[]): void {
+function printTable(records: BenchRecord[]): void {
+	const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(COLUMNS[i][1])).join(' ');
 	console.log(line(COLUMNS.map(([title]) => title)));
-	for (const row of rows) console.log(line(COLUMNS.map(([, , cell]) => cell(row))));
-}
-
-/** The real node in a real workflow (harness, n8n-core), to show what n8n's request helper costs. */
-async function n8nPath(sim: SimulatorProcess): Promise<string> {
-	const { runWorkflow } = await import('../harness');
-	const { loadWorkflow } = await import('../workflows/wait/run');
-	const speed = 100;
-	const { url, apiKey } = await sim.start(speed, 10_000_000);
-	const workflow = loadWorkflow('wait-until-done');
-	const wait = workflow.nodes.find((node) => node.name === 'Wait for Decks')!;
-	wait.parameters = { ...wait.parameters, options: { pollIntervalSeconds: CONTRACT_POLL_INTERVAL_MS / speed / 1000, maxWaitMinutes: 60 } };
-	const credentials = { deckGenApi: { apiKey, baseUrl: url } };
-	// Once to load n8n-core and the node, then measured.
-	await runWorkflow(workflow, { credentials, inputItems: [{ json: { taskId: 'tsk_warm_up' } }] });
-	const before = await sim.stats();
-	const { taskIds } = await sim.seed(10);
-	const cpuBefore = process.cpuUsage();
-	const startedAt = performance.now();
-	const result = await runWorkflow(workflow, { credentials, inputItems: taskIds.map((taskId) => ({ json: { taskId } })) });
-	const wallMs = performance.now() - startedAt;
-	const cpu = process.cpuUsage(cpuBefore);
-	const after = await sim.stats();
-	const requests = after.statusRequests - before.statusRequests;
-	const completed = result.output('Wait for Decks', 0).length;
-	return `n8n path (harness, real node, N = 10, ${speed}x): ${completed}/10 completed, ${requests} status requests in ${(wallMs / 1000).toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1000 / requests).toFixed(3)} ms/request`;
+	for (const record of records) console.log(line(COLUMNS.map(([, , cell]) => cell(record))));
 }
 
 async function main(): Promise<void> {
+	const { decks, speed, json, only } = parseArgs(process.argv.slice(2));
+	const startedAt = performance.now();
+	const elapsed = () => `${((performance.now() - startedAt) / 1_000).toFixed(0)} s`;
 	const sim = new SimulatorProcess();
+	const records: BenchRecord[] = [];
 	try {
-		console.log('Deck Generator Wait benchmark');
-		console.log(`pollDecks + callService + undici, simulator in a child process, seed ${SEED}, decks 10-35 sim min, interval 5 sim s`);
-		console.log('');
-		// Warm-up: JIT, undici's connection pool, the simulator's code paths.
-		await measure(sim, 'poller', 20, 1_000);
+		const speedOf = (n: number) => speed ?? defaultSpeed(n);
+		console.log(`Deck Generator Wait benchmark: decks ${decks.map((n) => `${n} at ${speedOf(n)}x`).join(', ')}, seed ${SEED}`);
+		// Warm-up: n8n-core and the node load, JIT, connection pools, the simulator's code paths.
+		await measure(sim, 'new', 20, 1_000);
+		await measure(sim, 'old', 20, 1_000);
+		console.log(`[${elapsed()}] warmed up`);
 
-		const rows: Row[] = [];
-		for (const { n, speed } of PLAN) rows.push(await measure(sim, 'poller', n, speed));
-		for (const { n } of PLAN) rows.push(await measure(sim, 'naive', n, NAIVE_SPEED));
-		printTable(rows);
-
-		console.log('');
-		console.log('poller vs naive (one deck after another), same N:');
-		console.log(['N', 'wall/ideal', 'requests', 'CPU ms', 'peak RSS'].map((title, i) => title.padStart(i ? 12 : 6)).join(' '));
-		for (const { n } of PLAN) {
-			const ours = rows.find((row) => row.kind === 'poller' && row.n === n)!;
-			const naive = rows.find((row) => row.kind === 'naive' && row.n === n)!;
-			const ratio = (a: number, b: number) => `${(a / b).toFixed(3)}x`.padStart(12);
-			console.log(
-				[
-					String(n).padStart(6),
-					ratio(ours.wallMs / ours.idealMs, naive.wallMs / naive.idealMs),
-					ratio(ours.statusRequests, naive.statusRequests),
-					ratio(ours.cpuMsPerRequest * ours.statusRequests, naive.cpuMsPerRequest * naive.statusRequests),
-					ratio(ours.peakRssMb, naive.peakRssMb),
-				].join(' '),
-			);
+		for (const n of decks) {
+			const schedules: Array<Exclude<Schedule, 'floor'>> = ['new', ...(n <= COSTLY_MAX_N ? (['old', 'loopPerDeck', 'sequential'] as const) : [])];
+			for (const schedule of schedules.filter((name) => only.size === 0 || only.has(name))) {
+				console.log(`[${elapsed()}] ${schedule}, N = ${n} ...`);
+				const record = await measure(sim, schedule, n, speedOf(n));
+				records.push(record);
+				console.log(
+					`[${elapsed()}] ${schedule}, N = ${n}: ${record.reads} reads (${record.readsOverFloor.toFixed(3)} x floor), wall ${record.wallS.toFixed(1)} s of ${record.limitS.toFixed(1)}, ${record.requests429} 429s`,
+				);
+				if (process.env.BENCH_TIMELINE) console.log(`  reads per 100 sim s: ${record.readsPer100S.join(' ')}`);
+			}
+			records.push(floorRecord(n, records.find((r) => r.n === n)!.longestS * 1_000));
 		}
-		console.log('');
-		console.log(await n8nPath(sim));
-		console.log('');
-		console.log('RSS KB/deck: (peak RSS during the wait - RSS before) / N; live KB/deck: heap kept alive halfway through the wait,');
-		console.log('after a full GC, / N. Both from N = 1,000 only: at small N the churn of a compressed clock swamps them.');
-		console.log('Peak RSS includes ts-node and the TypeScript compiler (about 190 MB before any deck).');
-		console.log('targets: W wall <= 1.02 x ideal + one interval; R worst deck <= ideal + 1 reads; M <= 20 KB per deck, RSS and live;');
-		console.log('         L 429s <= 1 % of requests; U every deck completed');
 	} finally {
 		await sim.close();
 	}
+
+	memorySlope(records);
+	for (const record of records) judge(record);
+	console.log('');
+	printTable(records);
+	console.log('');
+	console.log(`wall, limit, first read, tail and min gap in sim seconds; limit = T + 2 intervals + last sweep at the bucket's rate`);
+	console.log('old and loopPerDeck read every deck every interval only while the machine keeps up: their reads are a lower bound');
+	console.log('bucket: 1.1 x N reads / 5 s on a 1 sim-second window; live KB/deck: slope of live heap (after a full GC, halfway) over N');
+	const misses = records.flatMap((record) => record.misses.map((miss) => `${record.schedule} N = ${record.n}: ${miss}`));
+	for (const miss of misses) console.log(`MISSED ${miss}`);
+	console.log(`${misses.length ? 'Targets missed' : 'Every target met'}; run time ${elapsed()}`);
+	if (json) {
+		writeFileSync(json, `${JSON.stringify(records, null, 2)}\n`);
+		console.log(`wrote ${json}`);
+	}
+	if (misses.length) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

@@ -157,3 +157,26 @@ describe('defaults are generous (decision)', () => {
 		}
 	});
 });
+
+describe('limits.bucketWindowMs: a short window holds rate × window and refills over it (simulator option, benchmark)', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		// 600 a minute over a 200 ms window: 2 tokens, one back every 100 ms.
+		sim = await start({ seed: 75, limits: { routePerMinute: 600, bucketWindowMs: 200 } });
+	});
+	afterAll(() => sim.close());
+
+	it('a burst past rate × window is refused with the wait for one token; after it, one more goes through', async () => {
+		const deck = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 60_000, outcome: 'succeeded' });
+		const read = async () => await get(sim, `/v1/decks/${deck}/status`);
+		expect((await read()).status).toBe(200);
+		expect((await read()).status).toBe(200);
+		const refused = await read();
+		expect(refused.status).toBe(429);
+		expect(refused.json).toMatchObject({ code: 'rate_limited', bucket: 'route' });
+		expect(refused.json.retryAfterMs).toBeGreaterThan(0);
+		expect(refused.json.retryAfterMs).toBeLessThanOrEqual(100);
+		await realSleep(refused.json.retryAfterMs + 5);
+		expect((await read()).status).toBe(200);
+	});
+});

@@ -148,10 +148,12 @@ async function processRequest(ctx: Ctx): Promise<Reply | Replay | 'aborted'> {
 	const scopeRefusal = checkScope(key, route.scope);
 	if (scopeRefusal) return scopeRefusal;
 
-	const principalBucket = state.buckets.get(`principal:${key.id}`, limits.principalPerMinute, MINUTE, limits.retryAfterMs).take();
+	const window = limits.bucketWindowMs;
+	const perWindow = (perMinute: number) => Math.max(1, Math.round((perMinute * window) / MINUTE));
+	const principalBucket = state.buckets.get(`principal:${key.id}`, perWindow(limits.principalPerMinute), window, limits.retryAfterMs).take();
 	ctx.rateHeaders = rateLimitHeaders(principalBucket);
 	if (!principalBucket.ok) return rateLimited('principal', principalBucket);
-	const routeBucket = state.buckets.get(`route:${key.id}:${route.id}`, routeLimit(ctx, route), MINUTE, limits.retryAfterMs).take();
+	const routeBucket = state.buckets.get(`route:${key.id}:${route.id}`, perWindow(routeLimit(ctx, route)), window, limits.retryAfterMs).take();
 	if (!routeBucket.ok) return rateLimited('route', routeBucket);
 
 	// Refused before the body is read: the handler never touches the request stream.

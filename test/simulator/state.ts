@@ -21,6 +21,7 @@ export const DEFAULT_LIMITS: LimitsState = {
 	edgePerMinute: 1_000_000,
 	principalPerMinute: 600_000,
 	routePerMinute: 600_000,
+	bucketWindowMs: 60_000,
 	spendPerHour: 100_000,
 	maxVersions: 3,
 	freeSlideCap: 15,

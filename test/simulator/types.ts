@@ -48,6 +48,12 @@ export interface Limits {
 	principalPerMinute: number;
 	/** Route bucket, per credential and route; a number for every route or a map keyed by route id (see README). */
 	routePerMinute: Record<string, number> | number;
+	/**
+	 * Window (real ms) of the principal and route buckets, default a minute: a bucket holds its
+	 * per-minute rate × window / 60 s and refills over the window. A short window (the benchmark's
+	 * 1 s, compressed with the clock) allows almost no burst above the rate.
+	 */
+	bucketWindowMs: number;
 	/** Spend velocity: accepted credit-spending calls per credential per hour. */
 	spendPerHour: number;
 	/** Versions per deck (the created deck is version 1). */

@@ -479,3 +479,59 @@ describe('callService: cancellation', () => {
 		expect(() => throwIfCancelled(controller.signal)).toThrow(CancelledError);
 	});
 });
+
+describe('callService: a deadline (Max Wait is a hard bound)', () => {
+	const S503_3S = problem(503, { code: 'surface_disabled', retryable: true, retryAfterMs: 3_000 }, { 'retry-after': '3' });
+
+	it('stops retrying when the next wait would end after the deadline, returning the last failure', async () => {
+		const { transport, requests } = scripted([S503_3S, S503_3S, S503_3S, S503_3S, S503_3S, S503_3S]);
+		const time = new VirtualTime();
+		const result = await callService(GET_CREDITS, options(transport, time, { deadline: 3_000, now: time.clock }));
+		// Sent at 0 and 3 s; the next retry would start at 6 s, after the deadline.
+		expect(requests).toHaveLength(2);
+		expect(time.now).toBe(3_000);
+		expect(result).toMatchObject({ attempts: 2, stoppedAtDeadline: true, outcome: { route: 'error', failure: { code: 'surface_disabled' } } });
+	});
+
+	it('without a deadline the same answers are retried to the attempt limit', async () => {
+		const { transport, requests } = scripted([S503_3S, S503_3S, S503_3S, S503_3S, S503_3S, S503_3S]);
+		const time = new VirtualTime();
+		const result = await callService(GET_CREDITS, options(transport, time));
+		expect(requests).toHaveLength(6);
+		expect(time.now).toBe(15_000);
+		expect(result.stoppedAtDeadline).toBeUndefined();
+	});
+
+	it('sends nothing when the credential is paused past the deadline', async () => {
+		const { transport, requests } = scripted([CREATED]);
+		const time = new VirtualTime();
+		const gate = new CredentialGate(time.clock);
+		gate.pauseFor(10_000);
+		const result = await callService(GET_CREDITS, options(transport, time, { gate, deadline: 5_000, now: time.clock }));
+		expect(requests).toHaveLength(0);
+		expect(time.waits).toEqual([]);
+		expect(result).toMatchObject({ attempts: 0, stoppedAtDeadline: true, outcome: { failure: { code: 'deadline_reached', retryable: true } } });
+	});
+
+	it('a pause that ends before the deadline is still taken', async () => {
+		const { transport, requests } = scripted([CREATED]);
+		const time = new VirtualTime();
+		const gate = new CredentialGate(time.clock);
+		gate.pauseFor(2_000);
+		const result = await callService(GET_CREDITS, options(transport, time, { gate, deadline: 5_000, now: time.clock }));
+		expect(requests).toHaveLength(1);
+		expect(time.now).toBe(2_000);
+		expect(result.outcome.route).toBe('success');
+	});
+});
+
+describe('callService: a deadline does not stop the first request', () => {
+	it('a call made after its deadline with no pause still sends once, and does not retry', async () => {
+		const { transport, requests } = scripted([S503, CREATED]);
+		const time = new VirtualTime();
+		time.now = 10_000;
+		const result = await callService(GET_CREDITS, options(transport, time, { deadline: 5_000, now: time.clock }));
+		expect(requests).toHaveLength(1);
+		expect(result).toMatchObject({ attempts: 1, stoppedAtDeadline: true, outcome: { failure: { code: 'surface_disabled' } } });
+	});
+});

@@ -98,14 +98,13 @@ function setup(options: { maxInFlight?: number } = {}) {
 	const random = seeded();
 	const controller = new AbortController();
 	const poller: PollerOptions = {
-		fetchStatus: async (taskId) =>
+		fetchStatus: async (taskId, deadline) =>
 			await callService(
 				{ method: 'GET', path: `/v1/decks/${encodeURIComponent(taskId)}/status` },
-				{ transport: service.transport, sleep: clock.sleep, gate, random, signal: controller.signal },
+				{ transport: service.transport, sleep: clock.sleep, gate, random, signal: controller.signal, deadline, now: clock.now },
 			),
 		sleep: clock.sleep,
 		now: clock.now,
-		random,
 		gate,
 		signal: controller.signal,
 		maxInFlight: options.maxInFlight,
@@ -137,27 +136,55 @@ describe('pollDecks on virtual time', () => {
 		expect(report.elapsedMs).toBe(times.at(-1)! - startedAt);
 	});
 
-	test('1,000 decks share one timer and the first reads are spread over the interval, not one burst', async () => {
+	// Replaces "first reads spread over the interval" of the every-deck-every-interval schedule.
+	test('1,000 decks share one timer and cost about the floor: N reads + one per interval', async () => {
 		const { clock, service, wait, startedAt } = setup();
-		const specs = Array.from({ length: 1_000 }, (_, i) => deck(service.add(`tsk_${i}`, 2 * MINUTE + i * 60)));
+		const random = seeded(7);
+		const durations = Array.from({ length: 1_000 }, () => 10 * MINUTE + random() * 25 * MINUTE);
+		const specs = durations.map((ms, i) => deck(service.add(`tsk_${i}`, ms)));
 
 		const reports = await wait(specs);
 
 		expect(reports.every((r) => r.outcome === 'completed')).toBe(true);
 		// One schedule: the loop's own sleep is the only timer (no per-deck timers).
 		expect(clock.maxPendingTimers).toBe(1);
-		const first = service.requests.slice(0, 1_000).map((r) => r.at - startedAt);
-		const perSecond = [0, 0, 0, 0, 0];
-		for (const at of first) perSecond[Math.floor(at / SECOND)]++;
-		// Uniform spread: about 200 per second, never the whole batch at once.
-		for (const count of perSecond) expect(count).toBeGreaterThan(150);
-		for (const count of perSecond) expect(count).toBeLessThan(250);
-		// Every deck: at most ceil(duration / interval) + 1 reads.
+		const longest = Math.max(...durations);
+		const floor = 1_000 + Math.ceil(longest / INTERVAL);
+		expect(service.requests.length).toBeLessThanOrEqual(1.25 * floor);
+		// Every finished deck was read exactly once after it finished.
 		for (let i = 0; i < 1_000; i++) {
-			expect(reports[i].polls).toBeLessThanOrEqual(Math.ceil((2 * MINUTE + i * 60) / INTERVAL) + 1);
+			const after = service.requestsOf(`tsk_${i}`).filter((at) => at >= startedAt + durations[i]);
+			expect(after).toHaveLength(1);
 		}
-		// The whole wait ends within one interval of the longest deck.
-		expect(clock.now() - startedAt).toBeLessThanOrEqual(2 * MINUTE + 999 * 60 + INTERVAL);
+		// No deck is read twice within one interval.
+		for (let i = 0; i < 1_000; i++) {
+			const times = service.requestsOf(`tsk_${i}`);
+			for (let k = 1; k < times.length; k++) expect(times[k] - times[k - 1]).toBeGreaterThanOrEqual(INTERVAL);
+		}
+		// Something is read every interval while decks run, and the end is noticed within one.
+		const times = service.requests.map((r) => r.at);
+		for (let k = 1; k < times.length; k++) expect(times[k] - times[k - 1]).toBeLessThanOrEqual(INTERVAL);
+		expect(clock.now() - startedAt).toBeLessThanOrEqual(longest + INTERVAL);
+		// elapsed is when the node saw the deck finished: never before it finished, and its last read.
+		for (let i = 0; i < 1_000; i++) {
+			expect(reports[i].elapsedMs).toBeGreaterThanOrEqual(durations[i]);
+			expect(reports[i].elapsedMs).toBe(service.requestsOf(`tsk_${i}`).at(-1)! - startedAt);
+		}
+	});
+
+	test('the schedule reads past a running deck only on credit earned from finished ones', async () => {
+		const { service, wait } = setup();
+		// 200 decks finish at once after 1 minute; 200 others run an hour.
+		const specs = Array.from({ length: 400 }, (_, i) => deck(service.add(`tsk_${i}`, i % 2 ? 60 * MINUTE : MINUTE), { maxWaitMs: 5 * MINUTE }));
+
+		const reports = await wait(specs);
+
+		expect(reports.filter((r) => r.outcome === 'completed')).toHaveLength(200);
+		expect(reports.filter((r) => r.outcome === 'still_running')).toHaveLength(200);
+		// Running reads: one a pass (60 passes over 5 minutes) plus at most 15 % of the finished
+		// ones and 10 % for the read windows, plus the final pass at Max Wait.
+		const runningReads = service.requests.length - 200;
+		expect(runningReads).toBeLessThanOrEqual(61 + 0.25 * 200 + 200);
 	});
 
 	test('a failed deck goes to failed; status words can be overridden', async () => {
@@ -266,9 +293,56 @@ describe('pollDecks on virtual time', () => {
 
 		expect(report.outcome).toBe('still_running');
 		expect(report.failure).toMatchObject({ code: 'internal_error', detail: 'Boom' });
-		// internal_error is retried once per read (the core's budget), then the next read is a new try.
-		expect(report.requests).toBe(2 * report.polls);
+		// internal_error is retried once per read (the core's budget), then the next read is a new try;
+		// the read at Max Wait is not retried, since the retry would start after it.
+		expect(report.requests).toBeGreaterThanOrEqual(2 * report.polls - 1);
+		expect(report.requests).toBeLessThanOrEqual(2 * report.polls);
 		expect(report.polls).toBeGreaterThan(5);
+	});
+
+	test('Max Wait is a hard bound: 503 with Retry-After 3 s on every read, Max Wait 3 s, ends at 3 s', async () => {
+		const { service, wait, clock, startedAt } = setup();
+		service.add('tsk_a', MINUTE);
+		service.faults = [
+			() => problem(503, { code: 'surface_disabled', detail: 'Off for maintenance', retryable: true, retryAfterMs: 3_000 }, { 'retry-after': '3' }),
+		];
+
+		const [report] = await wait([deck('tsk_a', { maxWaitMs: 3 * SECOND })]);
+
+		// Before the fix the core retried on past Max Wait: 6 attempts, 15 s.
+		expect(clock.now() - startedAt).toBeLessThanOrEqual(3 * SECOND);
+		expect(service.requests.every((r) => r.at <= startedAt + 3 * SECOND)).toBe(true);
+		expect(report).toMatchObject({ outcome: 'still_running', failure: { code: 'surface_disabled' } });
+		expect(report.requests).toBe(2);
+	});
+
+	test('at Max Wait every deck not read within the last interval is read once more', async () => {
+		const { service, wait, clock, startedAt } = setup();
+		// 100 decks that all run past Max Wait: the passes read one a interval, the last look the rest.
+		const specs = Array.from({ length: 100 }, (_, i) => deck(service.add(`tsk_${i}`, 60 * MINUTE), { maxWaitMs: MINUTE }));
+
+		const reports = await wait(specs);
+
+		expect(reports.every((r) => r.outcome === 'still_running' && r.polls >= 1 && r.status === 'generating')).toBe(true);
+		expect(service.requests.filter((r) => r.at === startedAt + MINUTE).length).toBeGreaterThan(80);
+		expect(clock.now() - startedAt).toBe(MINUTE);
+	});
+
+	test('Max Wait is a hard bound for a 429 pause too: nothing waits past it', async () => {
+		const { service, wait, clock, startedAt } = setup();
+		const specs = Array.from({ length: 20 }, (_, i) => deck(service.add(`tsk_${i}`, MINUTE), { maxWaitMs: 30 * SECOND }));
+		service.faults = [
+			(_taskId, at) =>
+				at - startedAt >= 20 * SECOND
+					? problem(429, { code: 'rate_limited', detail: 'Slow down', retryable: true, retryAfterMs: 45_000 }, { 'retry-after': '45' })
+					: undefined,
+		];
+
+		const reports = await wait(specs);
+
+		expect(clock.now() - startedAt).toBeLessThanOrEqual(30 * SECOND);
+		expect(reports.every((r) => r.outcome === 'still_running')).toBe(true);
+		expect(service.requests.filter((r) => r.status === 429)).toHaveLength(1);
 	});
 
 	test('Check Once: one read per deck, no waiting, routed like a wait', async () => {
@@ -313,7 +387,8 @@ describe('pollDecks on virtual time', () => {
 
 		await expect(wait(specs, [{ at: cancelAt, do: () => controller.abort() }])).rejects.toBeInstanceOf(CancelledError);
 
-		expect(service.requests.length).toBeGreaterThan(1_000);
+		// One read per interval while every deck runs (the old schedule read all 50 every interval).
+		expect(service.requests.length).toBeGreaterThanOrEqual(Math.floor((2 * MINUTE) / INTERVAL));
 		expect(service.requests.every((r) => r.at <= cancelAt)).toBe(true);
 	});
 });

@@ -16,15 +16,17 @@ export interface NodeService {
 	gate: CredentialGate;
 	sleep: Sleep;
 	signal?: AbortSignal;
-	call(request: ServiceRequest, settings?: Partial<RetrySettings>): Promise<CallResult>;
+	/** `deadline` (epoch ms): no retry or pause of this call ends after it. */
+	call(request: ServiceRequest, settings?: Partial<RetrySettings>, deadline?: number): Promise<CallResult>;
 }
 
 export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
-	const credential = (await ctx.getCredentials(CREDENTIAL_TYPE)) as unknown as DeckGenCredential;
+	const decrypted = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const credential = decrypted as unknown as DeckGenCredential;
 	const baseUrl = String(credential.baseUrl ?? '').replace(/\/+$/, '');
 	// The gate is shared per credential, found by a fingerprint that cannot be turned back into the key.
 	const gate = gateFor(sha256Hex(`${baseUrl}\u0000${credential.apiKey}`).slice(0, 32));
-	const transport = n8nTransport(ctx, baseUrl);
+	const transport = n8nTransport(ctx, baseUrl, undefined, decrypted);
 	const signal = ctx.getExecutionCancelSignal?.();
 	return {
 		baseUrl,
@@ -32,13 +34,14 @@ export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
 		gate,
 		sleep: abortableSleep,
 		signal,
-		call: async (request, settings) =>
+		call: async (request, settings, deadline) =>
 			await callService(request, {
 				transport,
 				sleep: abortableSleep,
 				gate,
 				settings,
 				signal,
+				deadline,
 				onRetry: ({ attempt, waitMs, why }) =>
 					ctx.logger.debug(`Deck Generator: ${request.method} ${request.path} attempt ${attempt} got ${why}; retrying in ${waitMs} ms`),
 			}),

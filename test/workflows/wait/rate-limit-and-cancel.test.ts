@@ -22,9 +22,10 @@ describe('Deck Generator Wait: rate limits and cancelling', () => {
 		// core's gate honours as well; the fault keeps the test in milliseconds.)
 		sim.control.setLimits({ retryAfterMs: 300 });
 		const ids = Array.from({ length: 10 }, () => sim.control.seedDeck({ key: sim.keys.personal, durationMs: 60_000, outcome: 'succeeded' }));
-		// Armed once the decks are being read: the next status read gets the 429.
+		// Armed once the decks are being read (one read a pass while all of them run): the next
+		// status read gets the 429.
 		const arm = setInterval(() => {
-			if (statusReads(sim).length < 20) return;
+			if (statusReads(sim).length < 10) return;
 			clearInterval(arm);
 			sim.control.setFaults([{ kind: 'status429', method: 'GET', path: /\/status$/, times: 1 }]);
 		}, 1);
@@ -36,10 +37,10 @@ describe('Deck Generator Wait: rate limits and cancelling', () => {
 		const reads = statusReads(sim);
 		const limited = reads.filter((r) => r.status === 429);
 		expect(limited).toHaveLength(1);
-		// Ten decks read every 5 ms until the 429; after it, at most the reads already started
-		// (one per deck), then none for at least the advertised wait.
-		const after = reads.filter((r) => r.at > limited[0].at);
-		expect(reads.filter((r) => r.at < limited[0].at).length).toBeGreaterThanOrEqual(20);
+		// Reads every 5 ms until the 429; after it, at most the reads already started (one per
+		// deck), then none for at least the advertised wait.
+		const after = reads.filter((r) => r.at >= limited[0].at);
+		expect(reads.filter((r) => r.at < limited[0].at).length).toBeGreaterThanOrEqual(10);
 		const gaps = after.slice(1).map((r, i) => ({ before: i + 1, ms: (r.at - after[i].at) / SPEED }));
 		const pause = gaps.find((gap) => gap.ms >= 290);
 		expect(pause).toBeDefined();
@@ -68,9 +69,9 @@ describe('Deck Generator Wait: rate limits and cancelling', () => {
 		expect(stillRunning).toEqual([]);
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		const reads = statusReads(sim);
-		// Five decks every 10 ms for 300 ms, then no new read: only reads already on the wire at
-		// the stop (at most one per deck) may still arrive.
-		expect(reads.length).toBeGreaterThan(20);
+		// One read a pass (every 10 ms) while the five decks run, then no new read: only reads
+		// already on the wire at the stop (at most one per deck) may still arrive.
+		expect(reads.length).toBeGreaterThanOrEqual(5);
 		expect(reads.filter((r) => r.at > simStoppedAt).length).toBeLessThanOrEqual(ids.length);
 		// n8n's own cancel bookkeeping takes most of this; the node reacts within a microtask.
 		expect(endedAfterStop).toBeLessThan(500);

@@ -2,8 +2,9 @@
  * Wait Until Done in a real workflow (n8n-core, in-process) against the simulator on a clock
  * running 1,000× fast: one sim minute is 60 ms, and the loopback poll interval is 10 ms.
  */
+import { HarnessCredentialsHelper } from '../../harness/credentials-helper';
 import { start, type Simulator } from '../../simulator';
-import { runWait, statusReads } from './run';
+import { runWait, statusReads, warmUp } from './run';
 
 const MINUTE = 60_000;
 
@@ -46,6 +47,23 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 		}
 		// 4 sim minutes = 240 ms at 10 ms a read: about 24 reads, never a busy loop.
 		expect((completed[1].json.polls as number)).toBeLessThanOrEqual(26);
+	});
+
+	test('the credential is decrypted once per node run, not once per status read', async () => {
+		await warmUp(sim);
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 10 * MINUTE, outcome: 'succeeded' });
+		const decrypt = jest.spyOn(HarnessCredentialsHelper.prototype, 'getDecrypted');
+		try {
+			const { completed } = await runWait('wait-until-done', sim, [{ taskId }]);
+
+			expect(completed).toHaveLength(1);
+			const reads = statusReads(sim).filter((r) => r.path.includes(taskId));
+			expect(reads.length).toBeGreaterThan(5);
+			// Before: n8n decrypted the credential for every request (about 1 ms of CPU a read).
+			expect(decrypt.mock.calls.length).toBeLessThanOrEqual(2);
+		} finally {
+			decrypt.mockRestore();
+		}
 	});
 
 	test('a deck that fails goes to Failed with the reason from its status body', async () => {
@@ -100,7 +118,27 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 		// Max Wait is 0.3 s; the last read starts no later than that.
 		expect(json.elapsedSeconds).toBeGreaterThanOrEqual(0.2);
 		expect(json.elapsedSeconds).toBeLessThanOrEqual(0.4);
-		expect(json.polls).toBeGreaterThan(10);
+		// One read a 10 ms interval, counted from each answer (so a few fewer than 30).
+		expect(json.polls).toBeGreaterThan(5);
+	});
+
+	test('Max Wait is a hard bound: every read answering 503 with a long Retry-After does not carry the node past it', async () => {
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 60 * MINUTE, outcome: 'succeeded' });
+		// Every status read: 503 surface_disabled, Retry-After 1 s (retryAfterMs 1,000). Max Wait is 0.3 s.
+		sim.control.setLimits({ retryAfterMs: 1_000 });
+		sim.control.setSurface('disabled');
+		const started = performance.now();
+
+		const { stillRunning } = await runWait('still-running', sim, [{ taskId }]);
+
+		const tookMs = performance.now() - started;
+		// Before the fix the first read alone retried for 5 s (six attempts, 1 s apart).
+		expect(tookMs).toBeLessThan(1_000);
+		expect(stillRunning).toHaveLength(1);
+		expect(stillRunning[0].json).toMatchObject({ taskId, outcome: 'still_running', lastError: { code: 'surface_disabled', httpCode: 503 } });
+		const reads = statusReads(sim);
+		// The sim clock runs 1,000× fast: sim ms / 1,000 = real ms. No read starts after Max Wait.
+		expect((reads.at(-1)!.at - reads[0].at) / 1_000).toBeLessThanOrEqual(300 + 50);
 	});
 
 	test('an unknown status word keeps polling and is reported exactly as it came', async () => {
@@ -110,7 +148,7 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 
 		expect(stillRunning).toHaveLength(1);
 		expect(stillRunning[0].json).toMatchObject({ taskId, status: 'Awaiting-Review', state: 'unknown', outcome: 'still_running' });
-		expect(stillRunning[0].json.polls as number).toBeGreaterThan(10);
+		expect(stillRunning[0].json.polls as number).toBeGreaterThan(5);
 	});
 
 	test('status word override: a service word that reads as its opposite is moved by the user', async () => {
