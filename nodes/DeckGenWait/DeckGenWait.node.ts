@@ -264,7 +264,7 @@ export class DeckGenWait implements INodeType {
 			// Items naming the same deck share a report; each gets its own copy of the body.
 			const body = used.has(report) && report.body ? structuredClone(report.body) : report.body;
 			used.add(report);
-			placed[index] = { output: OUTPUT_OF[report.outcome], item: itemFor(items[index], index, report, body) };
+			placed[index] = { output: OUTPUT_OF[report.outcome], item: itemFor(items[index], index, report, body, service.baseUrl) };
 		});
 		await downloadCompleted(this, service.baseUrl, placed);
 		for (const entry of placed) {
@@ -305,6 +305,7 @@ function itemFor(
 	index: number,
 	report: DeckReport,
 	body: Record<string, unknown> | undefined,
+	baseUrl: string,
 ): INodeExecutionData {
 	const json: IDataObject = {
 		...input.json,
@@ -316,7 +317,8 @@ function itemFor(
 		polls: report.polls,
 		outcome: report.outcome,
 	};
-	if (body) Object.assign(json, deckLinks(body));
+	// Links given as paths are on the service: resolved against the status URL, as Get Status does.
+	if (body) Object.assign(json, deckLinks(body, `${baseUrl}${deckPath(report.taskId, 'status')}`));
 	if (report.requestId) json.requestId = report.requestId;
 	if (report.outcome === 'failed') Object.assign(json, report.failure ? serviceFailureFields(report.taskId, report.failure) : deckFailureFields(report));
 	else if (report.failure) json.lastError = serviceFailureFields(report.taskId, report.failure);

@@ -34,6 +34,17 @@ describe('Deck Generator Wait: Download File', () => {
 		expect(sim.storage.requests.every((r) => !r.authorization)).toBe(true);
 	});
 
+	test('links given as paths on the service are resolved on the Base URL, and the file comes down with the key', async () => {
+		await sim.close();
+		sim = await start({ seed: 16, clock: { speed: 1_000 }, deckFileBytes: 1024, choices: { fileLinks: 'api-relative', resultLinks: 'files' } });
+		const a = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded' });
+		const { completed } = await runWait('download', sim, [{ taskId: a }]);
+		expect(completed).toHaveLength(1);
+		expect(completed[0].json).toMatchObject({ taskId: a, deckUrl: `${sim.url}/v1/decks/${a}/files/deck.pptx`, fileSize: 1024 });
+		expect(completed[0].json.links).toContainEqual({ path: 'files.pdf', url: `${sim.url}/v1/decks/${a}/files/deck.pdf` });
+		expect(Buffer.from(completed[0].binary!.data.data, 'base64').subarray(0, 2).toString()).toBe('PK');
+	});
+
 	test('a download that fails keeps the item on Completed with downloadError', async () => {
 		const a = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded' });
 		const { completed } = await runWait('download', sim, [{ taskId: a, link: 'no.such.path' }]);
