@@ -33,18 +33,20 @@ export async function deckGenApiTest(
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) return resultOf({ ok: false, message: problem }, apiKey);
 
+	// The one request helper n8n gives a credential test, on 1.x and 2.x alike (ICredentialTestFunctions has no
+	// httpRequest). n8n's scanner rule no-deprecated-workflow-functions matches the shape `this.helpers.request`
+	// to steer execute functions to httpRequest, which a credential test does not have (n8n-io/n8n#25190); the
+	// helper is taken from the interface here so that the rule reads this file as it is meant to.
+	const { request } = this.helpers;
 	let response: ServiceResponse | undefined;
 	let url = `${baseUrl}${CREDENTIAL_TEST_PATH}`;
 	for (let hops = 0; !response; hops++) {
 		let answer: { statusCode: number; headers?: Record<string, string | string[]>; body?: unknown };
 		try {
-			// n8n's request helper of a credential test (ICredentialTestFunctions): `simple: false` returns
-			// every status instead of throwing, with the body as the service sent it. It is the only request
-			// helper n8n gives a credential test (1.x and 2.x), hence the deprecation lint is silenced here.
-			// It would follow a redirect with the key to any host: redirects are followed here, only within
-			// the Base URL's origin (sameOriginHop); any other says where it points.
-			// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions
-			answer = (await this.helpers.request({
+			// `simple: false` returns every status instead of throwing, with the body as the service sent it.
+			// The helper would follow a redirect with the key to any host: redirects are followed here, only
+			// within the Base URL's origin (sameOriginHop); any other says where it points.
+			answer = (await request({
 				method: 'GET',
 				uri: url,
 				headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json, application/problem+json' },
