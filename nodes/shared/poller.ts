@@ -15,11 +15,19 @@
  *   credit it may go on past a running deck (each one spends a read, at most a few a pass): late in
  *   a batch most decks are done, and these probes read them soon after they finish instead of in
  *   one sweep after the last one, which spreads the reads and keeps `elapsedSeconds` close.
- * - reads go out in a window that widens with the decks found finished in this pass and the last
- *   one (BATCH_GROWTH each), never past Max In Flight nor the bucket's last `X-RateLimit-Remaining`;
- *   a window can waste at most its width − 1 reads on running decks, and those are paid from the
- *   same credit.
- * Cost: N + ceil(T / interval) + the probes and window waste, which the credit keeps near
+ * - reads go out in rounds: every read of a round is sent at once and the pass waits for all of
+ *   them, so a round costs the process one wake-up however wide it is (a status read through n8n's
+ *   request helper opens a new connection, and a lone one costs about twice the CPU of one among
+ *   many). A round is as wide as the queue's front is likely to be finished: 1 / (1 − h) reads,
+ *   h the share of recent reads that found a deck finished, so a round finds one running deck
+ *   on average, the one a pass spends anyway. While a pass finds only finished decks each round
+ *   is twice as wide as the last (a long run late in a batch takes a few rounds); never wider
+ *   than Max In Flight nor the bucket's last `X-RateLimit-Remaining`. Running reads past a
+ *   pass's first are paid from the credit.
+ * - a deck whose last answer came after the previous pass began is due a few ms into this one;
+ *   until the pass has found a running deck (the batch may be done) it waits for it rather than
+ *   leave the end unnoticed for another interval.
+ * Cost: N + ceil(T / interval) + the probes and round overshoot, which the credit keeps near
  * PROBE_CREDIT × N; measured in `npm run bench` (README, "What waiting costs").
  *
  * Rules that hold whatever the schedule:
@@ -57,8 +65,13 @@ export const DEFAULT_MAX_IN_FLIGHT = 64;
 /** Credit a pass earns per deck found finished, to spend on reading past a running deck. */
 export const PROBE_CREDIT = 0.15;
 
-/** How much the read window of a pass widens per deck found finished in it. */
-export const BATCH_GROWTH = 0.5;
+/** Weight of the latest read in the hit rate (share of reads finding a deck finished): about the last 20 reads. */
+const HIT_RATE_WEIGHT = 0.05;
+
+/** How many reads a round sends at once: enough that one of them finds a running deck, on average. */
+function roundWidth(hitRate: number, maxInFlight: number): number {
+	return Math.min(maxInFlight, Math.max(1, Math.floor(1 / (1 - Math.min(hitRate, 0.99)))));
+}
 
 /**
  * Running decks a pass may read beyond the first: at least 2, more for long queues, so credit is
@@ -115,6 +128,14 @@ export interface PollerOptions {
 	/** The credential's gate: nothing is read while it is paused. */
 	gate?: CredentialGate;
 	maxInFlight?: number;
+}
+
+/** What a queue's passes carry from one to the next. */
+interface Credit {
+	/** Reads earned (PROBE_CREDIT per deck found finished) for reading past a running deck. */
+	value: number;
+	/** Share of recent reads that found a deck finished (moving average). */
+	hitRate: number;
 }
 
 interface Deck {
@@ -246,16 +267,17 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 	 */
 	const pass = async (
 		group: { intervalMs: number; deadline: number; once: boolean; queue: DeckQueue },
-		credit: { value: number; finishedLastPass: number },
+		credit: Credit,
 		final: boolean,
 	): Promise<void> => {
 		const { queue, intervalMs } = group;
 		const deadline = group.once ? undefined : group.deadline;
-		const inFlight = new Set<Promise<void>>();
+		const round: Array<Promise<void>> = [];
 		const readAgain: Deck[] = [];
 		let finished = 0;
 		let running = 0;
 		let failure: { error: unknown } | undefined;
+		let rounds = 0;
 		const cap = extraRunningPerPass(queue.size);
 
 		const read = (deck: Deck) => {
@@ -265,7 +287,9 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 			const done = options.fetchStatus(deck.spec.taskId, deadline).then(
 				(result) => {
 					deck.lastReadAt = now();
-					if (settle(deck, result)) {
+					const finishedNow = settle(deck, result);
+					if (result.attempts > 0) credit.hitRate += HIT_RATE_WEIGHT * ((finishedNow ? 1 : 0) - credit.hitRate);
+					if (finishedNow) {
 						finished++;
 						credit.value += PROBE_CREDIT;
 						return;
@@ -281,14 +305,22 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 					readAgain.push(deck);
 				},
 			);
-			const tracked = done.finally(() => inFlight.delete(tracked));
-			inFlight.add(tracked);
+			round.push(done);
 		};
 
 		for (;;) {
 			if (failure || credentialFailure || signal?.aborted) break;
 			const next = queue.peek();
-			if (!next || next.lastReadAt + intervalMs > now()) break;
+			if (!next) break;
+			const dueIn = next.lastReadAt + intervalMs - now();
+			if (dueIn > 0) {
+				// Read late in the last pass (its answer came after that pass began). While nothing
+				// running has been found the batch may be done, so the pass waits the few ms for it
+				// instead of leaving the end unnoticed for another interval.
+				if (final || running > 0 || dueIn > intervalMs || (deadline !== undefined && now() + dueIn > deadline)) break;
+				await sleep(dueIn, signal);
+				continue;
+			}
 			if (!final && running > 0 && (credit.value < 1 || running > cap)) break;
 			const pause = gate?.remainingPause() ?? 0;
 			if (pause > 0) {
@@ -296,17 +328,18 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 				await sleep(pause, signal);
 				continue;
 			}
-			// Decks finish at a similar pace from one interval to the next, so the window starts
-			// where the last pass left it; its first reads, if running, are paid from the credit.
-			const window = final ? maxInFlight : Math.min(maxInFlight, 1 + Math.floor((credit.finishedLastPass + finished) * BATCH_GROWTH));
-			if (inFlight.size >= Math.max(1, Math.min(window, gate?.lastRemaining() ?? window))) {
-				await Promise.race(inFlight);
-				continue;
+			// While a pass finds only finished decks each round is twice as wide as the last: a long
+			// run of them (late in a batch) is read in a few rounds.
+			const width = final ? maxInFlight : Math.min(maxInFlight, roundWidth(credit.hitRate, maxInFlight) * (running === 0 ? 2 ** rounds : 1));
+			rounds++;
+			const allowed = Math.max(1, Math.min(width, gate?.lastRemaining() ?? width));
+			for (let sent = 0; sent < allowed; sent++) {
+				const deck = queue.peek();
+				if (!deck || deck.lastReadAt + intervalMs > now()) break;
+				read(queue.take()!);
 			}
-			read(queue.take()!);
+			await Promise.all(round.splice(0));
 		}
-		await Promise.all(inFlight);
-		credit.finishedLastPass = finished;
 		for (const deck of readAgain) queue.put(deck);
 		if (failure) throw failure.error;
 	};
@@ -314,7 +347,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 	/** Runs one queue until it is empty or its deadline passed. */
 	const runQueue = async (group: { intervalMs: number; deadline: number; once: boolean; queue: DeckQueue }) => {
 		const { queue, intervalMs, deadline } = group;
-		const credit = { value: 0, finishedLastPass: 0 };
+		const credit: Credit = { value: 0, hitRate: 0 };
 		if (group.once) {
 			await pass(group, credit, true);
 		} else {

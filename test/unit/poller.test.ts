@@ -380,6 +380,42 @@ describe('pollDecks on virtual time', () => {
 		expect(service.maxInFlight).toBe(8);
 	});
 
+	test('a run of finished decks is read in rounds that double, each sent at once', async () => {
+		const { service, wait, startedAt } = setup();
+		service.latencyMs = 10;
+		const specs = Array.from({ length: 200 }, (_, i) => deck(service.add(`tsk_${i}`, MINUTE)));
+
+		const reports = await wait(specs);
+
+		expect(reports.every((r) => r.outcome === 'completed')).toBe(true);
+		// The pass after the minute finds all 200 finished: 1, 2, 4, ... 64 at once, not one by one.
+		expect(service.maxInFlight).toBe(64);
+		const passes = Math.ceil(MINUTE / INTERVAL) + 1;
+		expect(service.requests.length).toBe(200 + passes - 1);
+		expect(Math.max(...reports.map((r) => r.elapsedMs))).toBeLessThanOrEqual(MINUTE + INTERVAL);
+		expect(service.requests.every((r) => r.at >= startedAt)).toBe(true);
+	});
+
+	test('slow answers: a deck answered after the last pass began is waited for, so the end is seen within one interval', async () => {
+		const { clock, service, wait, startedAt } = setup();
+		service.latencyMs = 400;
+		// Seeded so the last decks are read in a pass of several rounds just before the end: without
+		// the wait the end was seen 1.8 s past one interval.
+		const random = seeded(2);
+		const durations = Array.from({ length: 40 }, () => MINUTE + random() * 2 * MINUTE);
+		const specs = durations.map((ms, i) => deck(service.add(`tsk_${i}`, ms)));
+
+		const reports = await wait(specs);
+
+		expect(reports.every((r) => r.outcome === 'completed')).toBe(true);
+		// One interval, plus the last answer.
+		expect(clock.now() - startedAt).toBeLessThanOrEqual(Math.max(...durations) + INTERVAL + service.latencyMs);
+		for (let i = 0; i < 40; i++) {
+			const times = service.requestsOf(`tsk_${i}`);
+			for (let k = 1; k < times.length; k++) expect(times[k] - times[k - 1]).toBeGreaterThanOrEqual(INTERVAL);
+		}
+	});
+
 	test('cancelling ends the wait at once, with no read after it', async () => {
 		const { service, wait, controller, startedAt } = setup();
 		const specs = Array.from({ length: 50 }, (_, i) => deck(service.add(`tsk_${i}`, 30 * MINUTE)));
