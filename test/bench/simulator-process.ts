@@ -23,6 +23,8 @@ export interface SeedReply {
 	durationsMs: number[];
 	/** Sim-clock ms when the decks were created. */
 	seededAt: number;
+	/** The same moment on the wall clock (Date.now), to place each deck's end in real time. */
+	seededAtReal: number;
 }
 
 export interface StatsReply {
@@ -103,12 +105,13 @@ async function handle(request: Request): Promise<unknown> {
 		case 'seed': {
 			const active = sim!;
 			const seededAt = active.control.now();
+			const seededAtReal = Date.now();
 			const taskIds = Array.from({ length: request.count }, () => active.control.seedDeck({ key: active.keys.personal, outcome: 'succeeded' }));
 			const durationsMs = taskIds.map((taskId) => {
 				const deck = active.control.deck(taskId)!;
 				return deck.doneAt - seededAt;
 			});
-			return { taskIds, durationsMs, seededAt } satisfies SeedReply;
+			return { taskIds, durationsMs, seededAt, seededAtReal } satisfies SeedReply;
 		}
 		case 'stats':
 			return stats(request.intervalMs);

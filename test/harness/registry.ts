@@ -38,7 +38,7 @@ const HARNESS_NODES_DIR = path.join(__dirname, 'nodes');
 /** Registered as n8n-nodes-base.<name>, so an exported workflow's trigger and NoOp run here. */
 const BASE_STAND_IN_FILES = ['ManualTrigger.node', 'NoOp.node'];
 /** Registered as CUSTOM.<name> only. */
-const HARNESS_PROBE_FILES = ['HarnessThrow.node', 'HarnessHttpProbe.node', 'HarnessSleep.node'];
+const HARNESS_PROBE_FILES = ['HarnessThrow.node', 'HarnessHttpProbe.node', 'HarnessSleep.node', 'HarnessFloorOracle.node'];
 
 function resolveSource(base: string): string | undefined {
 	for (const ext of ['.ts', '.js']) {
