@@ -28,11 +28,13 @@ export const REPLAY_HEADERS = [
 	'x-idempotency-replayed',
 ] as const;
 
+/** Values that mean "yes" in a replay header: the contract does not show which one is sent. */
+const REPLAY_YES = new Set(['true', '1', 'yes']);
+
 /** Whether an answer says it replays an earlier request (header names and value in any case). */
 export function isReplayed(headers: Record<string, string>): boolean {
 	return Object.entries(headers).some(
-		([name, value]) =>
-			(REPLAY_HEADERS as readonly string[]).includes(name.toLowerCase()) && String(value).trim().toLowerCase() === 'true',
+		([name, value]) => (REPLAY_HEADERS as readonly string[]).includes(name.toLowerCase()) && REPLAY_YES.has(String(value).trim().toLowerCase()),
 	);
 }
 

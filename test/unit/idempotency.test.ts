@@ -7,6 +7,7 @@ import {
 	canonicalJson,
 	IDEMPOTENCY_HEADER,
 	idempotencyKeyFor,
+	isReplayed,
 	purchasesIn,
 	recordPurchase,
 	sha256Hex,
@@ -28,6 +29,26 @@ const HASH_B = sha256Hex(BODY_B);
 function persisted(store: KeyStore): KeyStore {
 	return JSON.parse(JSON.stringify(store)) as KeyStore;
 }
+
+describe('isReplayed', () => {
+	test.each([
+		['Idempotent-Replayed', 'true'],
+		['idempotency-replayed', 'TRUE'],
+		['X-Idempotent-Replayed', '1'],
+		['x-idempotency-replayed', ' yes '],
+	])('%s: %s marks a replay', (name, value) => {
+		expect(isReplayed({ [name]: value })).toBe(true);
+	});
+
+	test.each([
+		['Idempotent-Replayed', 'false'],
+		['Idempotent-Replayed', '0'],
+		['Idempotent-Replayed', ''],
+		['X-Replayed', 'true'],
+	])('%s: %s does not', (name, value) => {
+		expect(isReplayed({ [name]: value })).toBe(false);
+	});
+});
 
 describe('canonicalJson', () => {
 	it('gives the same bytes whatever the key order, at every depth', () => {
