@@ -147,6 +147,26 @@ export function describeSize(bytes: number): string {
 	return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
 
+/**
+ * What to do about a refused download, by status and by whether the request carried the key
+ * (a link on the Base URL's origin) or not (presigned storage, another host).
+ */
+export function downloadRefusalHint(status: number, carriedKey: boolean): string {
+	if (status === 401) {
+		return carriedKey
+			? "The service refused the API key for this file: check the credential's key (a revoked or rotated key answers 401)."
+			: 'The file host wants its own sign-in, and the API key is never sent off the Base URL: read the deck status again for a fresh (presigned) link.';
+	}
+	if (status === 403) {
+		return carriedKey
+			? 'The API key may not read this file: its scopes must allow reading decks (the error detail names what is missing).'
+			: 'A presigned link may have expired: read the deck status again for a fresh link, then download.';
+	}
+	if (status === 404 || status === 410) return 'The file is not (or no longer) there: read the deck status again for a fresh link, then download.';
+	if (status === 429 || status >= 500) return 'The file host is busy or failing: try the download again later; the deck itself is not affected.';
+	return 'Check the link (Download Link) and read the deck status again; the deck itself is not affected.';
+}
+
 /** A URL fit for messages and items: the presigned query (a capability) is not repeated. */
 export function displayUrl(url: string): string {
 	try {

@@ -3,6 +3,7 @@
  * file, and the one rule for where the API key may go.
  */
 import {
+	downloadRefusalHint,
 	fileFacts,
 	fileNameFromDisposition,
 	mayCarryCredential,
@@ -141,5 +142,19 @@ describe('findLinks with the URL the status was read from: root-relative paths a
 			{ path: 'absolute', url: 'https://cdn.example/deck.pdf' },
 		]);
 		expect(findLinks(body)).toEqual([{ path: 'absolute', url: 'https://cdn.example/deck.pdf' }]);
+	});
+});
+
+describe('downloadRefusalHint', () => {
+	it('names the fix for the status and for where the key went', () => {
+		expect(downloadRefusalHint(401, true)).toMatch(/credential's key/);
+		expect(downloadRefusalHint(401, false)).toMatch(/never sent off the Base URL/);
+		expect(downloadRefusalHint(403, true)).toMatch(/scopes/);
+		expect(downloadRefusalHint(403, false)).toMatch(/presigned link may have expired/);
+		expect(downloadRefusalHint(404, false)).toMatch(/fresh link/);
+		expect(downloadRefusalHint(503, true)).toMatch(/try the download again later/);
+		expect(downloadRefusalHint(429, false)).toMatch(/again later/);
+		// Only the busy answers say "later": a refusal is not fixed by waiting.
+		for (const status of [400, 401, 403, 404, 410]) expect(downloadRefusalHint(status, true)).not.toMatch(/later/);
 	});
 });

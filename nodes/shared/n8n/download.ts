@@ -20,6 +20,7 @@ import {
 	DEFAULT_MAX_DOWNLOAD_MB,
 	describeSize,
 	displayUrl,
+	downloadRefusalHint,
 	fileFacts,
 	MAX_REDIRECTS,
 	mayCarryCredential,
@@ -109,9 +110,10 @@ export async function downloadFile(
 			abortSignal: ctx.getExecutionCancelSignal?.(),
 		};
 		let response: RawResponse;
+		const carriesKey = mayCarryCredential(current, baseUrl);
 		try {
 			response = (
-				mayCarryCredential(current, baseUrl)
+				carriesKey
 					? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)
 					: await ctx.helpers.httpRequest(options)
 			) as RawResponse;
@@ -133,9 +135,7 @@ export async function downloadFile(
 			const failure = parseFailure({ status: response.statusCode, headers, text });
 			throw fail(
 				`Could not download ${displayUrl(current)}: ${failureMessage(failure)}`,
-				response.statusCode === 403 || response.statusCode === 404
-					? 'A presigned link may have expired: read the deck status again for a fresh link, then download.'
-					: 'Try again later; the deck itself is not affected.',
+				downloadRefusalHint(response.statusCode, carriesKey),
 			);
 		}
 		const declared = Number(headers['content-length']);
