@@ -39,6 +39,8 @@ import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
+import type { INode, INodeExecutionData } from 'n8n-workflow';
+
 import { callService, type CredentialGate } from '../../nodes/shared/client';
 import { abortableSleep } from '../../nodes/shared/n8n/transport';
 import { CONTRACT_POLL_INTERVAL_MS } from '../../nodes/shared/poller';
@@ -181,38 +183,38 @@ interface Run {
 	endedAt: number;
 }
 
-/** The Wait node in a real workflow: n8n-core, n8n's request helper, the credential's gate. */
-async function runNode(url: string, apiKey: string, taskIds: string[], speed: number): Promise<Run> {
+/**
+ * One node in a real workflow (n8n-core, n8n's request helper, the credential's gate): the Wait
+ * node's test workflow, with its Wait node turned into `node` (type and parameters) when given.
+ */
+async function runInN8n(url: string, apiKey: string, inputItems: INodeExecutionData[], node: Pick<INode, 'parameters'> & Partial<Pick<INode, 'type'>>): Promise<Run> {
 	const { runWorkflow } = await import('../harness');
 	const { loadWorkflow, WAIT_NODE } = await import('../workflows/wait/run');
 	const workflow = loadWorkflow('wait-until-done');
-	const wait = workflow.nodes.find((node) => node.name === WAIT_NODE)!;
-	wait.parameters = { ...wait.parameters, options: { pollIntervalSeconds: CONTRACT_POLL_INTERVAL_MS / speed / 1_000, maxWaitMinutes: 60 } };
-	const result = await runWorkflow(workflow, {
-		credentials: { deckGenApi: { apiKey, baseUrl: url } },
-		inputItems: taskIds.map((taskId) => ({ json: { taskId } })),
-	});
+	Object.assign(workflow.nodes.find((candidate) => candidate.name === WAIT_NODE)!, node);
+	const result = await runWorkflow(workflow, { credentials: { deckGenApi: { apiKey, baseUrl: url } }, inputItems });
 	if (result.status !== 'success') throw new Error(`The workflow ended ${result.status}: ${String(result.error?.message)}`);
 	const nodeRun = result.runData[WAIT_NODE][0];
 	return { completed: result.output(WAIT_NODE, 0).length, endedAt: nodeRun.startTime + nodeRun.executionTime };
 }
 
+/** The Wait node itself. */
+async function runNode(url: string, apiKey: string, taskIds: string[], speed: number): Promise<Run> {
+	const { loadWorkflow, WAIT_NODE } = await import('../workflows/wait/run');
+	const wait = loadWorkflow('wait-until-done').nodes.find((node) => node.name === WAIT_NODE)!;
+	return await runInN8n(
+		url,
+		apiKey,
+		taskIds.map((taskId) => ({ json: { taskId } })),
+		{ parameters: { ...wait.parameters, options: { pollIntervalSeconds: CONTRACT_POLL_INTERVAL_MS / speed / 1_000, maxWaitMinutes: 60 } } },
+	);
+}
+
 /** The floor: the oracle node on the same path, told when each deck finishes (real clock). */
 async function runFloor(url: string, apiKey: string, seeded: SeedReply, speed: number): Promise<Run> {
-	const { runWorkflow } = await import('../harness');
-	const { loadWorkflow, WAIT_NODE } = await import('../workflows/wait/run');
-	const workflow = loadWorkflow('wait-until-done');
-	const oracle = workflow.nodes.find((node) => node.name === WAIT_NODE)!;
-	oracle.type = 'CUSTOM.harnessFloorOracle';
-	oracle.parameters = { intervalMs: CONTRACT_POLL_INTERVAL_MS / speed };
-	const result = await runWorkflow(workflow, {
-		credentials: { deckGenApi: { apiKey, baseUrl: url } },
-		// 1 real ms after the simulator's end: the two processes read the same wall clock.
-		inputItems: seeded.taskIds.map((taskId, i) => ({ json: { taskId, dueAt: seeded.seededAtReal + seeded.durationsMs[i] / speed + 1 } })),
-	});
-	if (result.status !== 'success') throw new Error(`The floor workflow ended ${result.status}: ${String(result.error?.message)}`);
-	const nodeRun = result.runData[WAIT_NODE][0];
-	return { completed: result.output(WAIT_NODE, 0).length, endedAt: nodeRun.startTime + nodeRun.executionTime };
+	// 1 real ms after the simulator's end: the two processes read the same wall clock.
+	const items = seeded.taskIds.map((taskId, i) => ({ json: { taskId, dueAt: seeded.seededAtReal + seeded.durationsMs[i] / speed + 1 } }));
+	return await runInN8n(url, apiKey, items, { type: 'CUSTOM.harnessFloorOracle', parameters: { intervalMs: CONTRACT_POLL_INTERVAL_MS / speed } });
 }
 
 async function runBaseline(schedule: 'old' | 'loopPerDeck' | 'sequential', url: string, apiKey: string, taskIds: string[], speed: number): Promise<Run> {
