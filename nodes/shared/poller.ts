@@ -69,8 +69,8 @@ export const PROBE_CREDIT = 0.15;
 const HIT_RATE_WEIGHT = 0.05;
 
 /** How many reads a round sends at once: enough that one of them finds a running deck, on average. */
-function roundWidth(hitRate: number, maxInFlight: number): number {
-	return Math.min(maxInFlight, Math.max(1, Math.floor(1 / (1 - Math.min(hitRate, 0.99)))));
+function roundWidth(hitRate: number): number {
+	return Math.max(1, Math.floor(1 / (1 - Math.min(hitRate, 0.99))));
 }
 
 /**
@@ -272,7 +272,6 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 	): Promise<void> => {
 		const { queue, intervalMs } = group;
 		const deadline = group.once ? undefined : group.deadline;
-		const round: Array<Promise<void>> = [];
 		const readAgain: Deck[] = [];
 		let finished = 0;
 		let running = 0;
@@ -280,11 +279,11 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 		let rounds = 0;
 		const cap = extraRunningPerPass(queue.size);
 
-		const read = (deck: Deck) => {
+		const read = (deck: Deck): Promise<void> => {
 			// Counted from the answer, not the send: the server sees a request arrive no earlier than
 			// it was sent, so the next read of this deck reaches it a whole interval later at least.
 			deck.lastReadAt = Number.POSITIVE_INFINITY;
-			const done = options.fetchStatus(deck.spec.taskId, deadline).then(
+			return options.fetchStatus(deck.spec.taskId, deadline).then(
 				(result) => {
 					deck.lastReadAt = now();
 					const finishedNow = settle(deck, result);
@@ -305,7 +304,6 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 					readAgain.push(deck);
 				},
 			);
-			round.push(done);
 		};
 
 		for (;;) {
@@ -317,7 +315,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 				// Read late in the last pass (its answer came after that pass began). While nothing
 				// running has been found the batch may be done, so the pass waits the few ms for it
 				// instead of leaving the end unnoticed for another interval.
-				if (final || running > 0 || dueIn > intervalMs || (deadline !== undefined && now() + dueIn > deadline)) break;
+				if (final || running > 0 || (deadline !== undefined && now() + dueIn > deadline)) break;
 				await sleep(dueIn, signal);
 				continue;
 			}
@@ -330,15 +328,14 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 			}
 			// While a pass finds only finished decks each round is twice as wide as the last: a long
 			// run of them (late in a batch) is read in a few rounds.
-			const width = final ? maxInFlight : Math.min(maxInFlight, roundWidth(credit.hitRate, maxInFlight) * (running === 0 ? 2 ** rounds : 1));
+			const width = final ? maxInFlight : Math.min(maxInFlight, roundWidth(credit.hitRate) * (running === 0 ? 2 ** rounds : 1));
 			rounds++;
 			const allowed = Math.max(1, Math.min(width, gate?.lastRemaining() ?? width));
-			for (let sent = 0; sent < allowed; sent++) {
-				const deck = queue.peek();
-				if (!deck || deck.lastReadAt + intervalMs > now()) break;
-				read(queue.take()!);
+			const round: Array<Promise<void>> = [];
+			for (let deck = queue.peek(); deck && round.length < allowed && deck.lastReadAt + intervalMs <= now(); deck = queue.peek()) {
+				round.push(read(queue.take()!));
 			}
-			await Promise.all(round.splice(0));
+			await Promise.all(round);
 		}
 		for (const deck of readAgain) queue.put(deck);
 		if (failure) throw failure.error;

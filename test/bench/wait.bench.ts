@@ -185,13 +185,13 @@ interface Run {
 
 /**
  * One node in a real workflow (n8n-core, n8n's request helper, the credential's gate): the Wait
- * node's test workflow, with its Wait node turned into `node` (type and parameters) when given.
+ * node's test workflow, its Wait node set up by `setUp` (parameters, or another node type).
  */
-async function runInN8n(url: string, apiKey: string, inputItems: INodeExecutionData[], node: Pick<INode, 'parameters'> & Partial<Pick<INode, 'type'>>): Promise<Run> {
+async function runInN8n(url: string, apiKey: string, inputItems: INodeExecutionData[], setUp: (node: INode) => void): Promise<Run> {
 	const { runWorkflow } = await import('../harness');
 	const { loadWorkflow, WAIT_NODE } = await import('../workflows/wait/run');
 	const workflow = loadWorkflow('wait-until-done');
-	Object.assign(workflow.nodes.find((candidate) => candidate.name === WAIT_NODE)!, node);
+	setUp(workflow.nodes.find((node) => node.name === WAIT_NODE)!);
 	const result = await runWorkflow(workflow, { credentials: { deckGenApi: { apiKey, baseUrl: url } }, inputItems });
 	if (result.status !== 'success') throw new Error(`The workflow ended ${result.status}: ${String(result.error?.message)}`);
 	const nodeRun = result.runData[WAIT_NODE][0];
@@ -200,21 +200,20 @@ async function runInN8n(url: string, apiKey: string, inputItems: INodeExecutionD
 
 /** The Wait node itself. */
 async function runNode(url: string, apiKey: string, taskIds: string[], speed: number): Promise<Run> {
-	const { loadWorkflow, WAIT_NODE } = await import('../workflows/wait/run');
-	const wait = loadWorkflow('wait-until-done').nodes.find((node) => node.name === WAIT_NODE)!;
-	return await runInN8n(
-		url,
-		apiKey,
-		taskIds.map((taskId) => ({ json: { taskId } })),
-		{ parameters: { ...wait.parameters, options: { pollIntervalSeconds: CONTRACT_POLL_INTERVAL_MS / speed / 1_000, maxWaitMinutes: 60 } } },
-	);
+	const items = taskIds.map((taskId) => ({ json: { taskId } }));
+	return await runInN8n(url, apiKey, items, (wait) => {
+		wait.parameters = { ...wait.parameters, options: { pollIntervalSeconds: CONTRACT_POLL_INTERVAL_MS / speed / 1_000, maxWaitMinutes: 60 } };
+	});
 }
 
 /** The floor: the oracle node on the same path, told when each deck finishes (real clock). */
 async function runFloor(url: string, apiKey: string, seeded: SeedReply, speed: number): Promise<Run> {
 	// 1 real ms after the simulator's end: the two processes read the same wall clock.
 	const items = seeded.taskIds.map((taskId, i) => ({ json: { taskId, dueAt: seeded.seededAtReal + seeded.durationsMs[i] / speed + 1 } }));
-	return await runInN8n(url, apiKey, items, { type: 'CUSTOM.harnessFloorOracle', parameters: { intervalMs: CONTRACT_POLL_INTERVAL_MS / speed } });
+	return await runInN8n(url, apiKey, items, (node) => {
+		node.type = 'CUSTOM.harnessFloorOracle';
+		node.parameters = { intervalMs: CONTRACT_POLL_INTERVAL_MS / speed };
+	});
 }
 
 async function runBaseline(schedule: 'old' | 'loopPerDeck' | 'sequential', url: string, apiKey: string, taskIds: string[], speed: number): Promise<Run> {

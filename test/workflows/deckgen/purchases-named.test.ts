@@ -37,6 +37,10 @@ describe('a failing execution names every purchase', () => {
 	afterAll(async () => await sim.close());
 	afterEach(() => sim.control.setFaults([]));
 
+	/** The translate example's items: one German translation of each deck, 5 credits expected. */
+	const translateItems = (decks: string[]) => decks.map((taskId) => ({ taskId, languages: ['de'], expected_credits: 5 }));
+	const chargesOf = (principalId: string) => sim.ledger.charges.filter((c) => c.principalId === principalId);
+
 	test('Retry On Fail whose second try fails earlier in the list than the first: the decks only try 1 reached stay named', async () => {
 		const { key, principalId } = sim.control.createAccount({ balance: 1000, subscriber: true });
 		const decks = [0, 1, 2, 3].map(() => sim.control.seedDeck({ key, durationMs: 0 }));
@@ -50,15 +54,10 @@ describe('a failing execution names every purchase', () => {
 		]);
 		const workflow = oneAtATime(loadWorkflow('translate'), { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 });
 
-		const result = await runWith(
-			sim,
-			workflow,
-			key,
-			decks.map((taskId) => ({ taskId, languages: ['de'], expected_credits: 5 })),
-		);
+		const result = await runWith(sim, workflow, key, translateItems(decks));
 
 		expect(result.status).toBe('error');
-		const charges = sim.ledger.charges.filter((c) => c.principalId === principalId);
+		const charges = chargesOf(principalId);
 		expect(charges.map((c) => c.taskId).sort()).toEqual([decks[0], decks[1], decks[2]].sort());
 		const error = savedError(result);
 		expect(error.message).toMatch(/500/);
@@ -75,15 +74,10 @@ describe('a failing execution names every purchase', () => {
 		sim.control.setFaults([{ path: `/v1/decks/${decks[1]}/translations`, kind: 'drop-after-commit', times: 6 }]);
 		const workflow = oneAtATime(loadWorkflow('translate'));
 
-		const result = await runWith(
-			sim,
-			workflow,
-			key,
-			decks.map((taskId) => ({ taskId, languages: ['de'], expected_credits: 5 })),
-		);
+		const result = await runWith(sim, workflow, key, translateItems(decks));
 
 		expect(result.status).toBe('error');
-		const charges = sim.ledger.charges.filter((c) => c.principalId === principalId);
+		const charges = chargesOf(principalId);
 		expect(charges).toHaveLength(2);
 		const lost = charges.find((c) => c.taskId === decks[1])!;
 		const error = savedError(result);
@@ -99,7 +93,7 @@ describe('a failing execution names every purchase', () => {
 		const retry = await runWith(sim, workflow, key, [], { previousRun: result, mode: 'retry' });
 		expect(retry.status).toBe('success');
 		expect(jsonOf(retry.output('Success'))[1]).toMatchObject({ taskId: decks[1], replayed: true });
-		expect(sim.ledger.charges.filter((c) => c.principalId === principalId)).toHaveLength(2);
+		expect(chargesOf(principalId)).toHaveLength(2);
 	});
 
 	test('with continue-on-fail, the item whose answer was lost says so on the error output, with its key', async () => {
@@ -108,7 +102,7 @@ describe('a failing execution names every purchase', () => {
 		sim.control.setFaults([{ path: `/v1/decks/${taskId}/translations`, kind: 'drop-after-commit', times: 6 }]);
 		const workflow = oneAtATime(loadWorkflow('translate'), { onError: 'continueErrorOutput' });
 
-		const result = await runWith(sim, workflow, key, [{ taskId, languages: ['de'], expected_credits: 5 }]);
+		const result = await runWith(sim, workflow, key, translateItems([taskId]));
 
 		const [item] = jsonOf(result.output('Errors'));
 		const charged = sim.ledger.charges.find((c) => c.taskId === taskId)!;
