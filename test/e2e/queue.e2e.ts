@@ -29,6 +29,7 @@ import {
 	AtScaleWorkflow,
 	CHECK_NODE,
 	countExecutions,
+	describeExecutions,
 	FILE_NODE,
 	fireDecks,
 	importAtScale,
@@ -48,6 +49,12 @@ const CONCURRENCY = 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Json = Record<string, any>;
+
+/** The last error and warning lines each n8n process logged, for a failure message. */
+const logProblems = (stack: QueueStack) =>
+	[['main', stack.main.logs] as const, ...stack.workers.map((w) => [`worker ${w.index}`, w.logs()] as const)]
+		.map(([name, text]) => `--- ${name}\n${text.split('\n').filter((l) => /error|warn|stalled|fail/i.test(l)).slice(-15).join('\n')}`)
+		.join('\n');
 const report: Json = {};
 
 // queue mode runs on the pinned 2.x flavor only: skipped when DECKGEN_E2E_FLAVORS leaves v2 out
@@ -102,7 +109,7 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 			// is offloaded. Redis restarts once they all wait (no job is then held in Redis).
 			const deadline = Date.now() + 120_000;
 			while ((await countExecutions(stack.main, wf.id, ['waiting'])) < before.length) {
-				if (Date.now() > deadline) throw new Error('the executions did not all reach the Wait node');
+				if (Date.now() > deadline) throw new Error(`the executions did not all reach the Wait node: ${await describeExecutions(stack.main, wf.id)}\n${logProblems(stack)}`);
 				await sleep(500);
 			}
 			report.waitingAfterSeconds = (Date.now() - t) / 1000;
