@@ -16,6 +16,9 @@ export interface BucketVerdict {
 	spent: number;
 }
 
+/** Whole ms, rounded up, ignoring float noise: (now + 1500) - now must advertise 1500, not 1501. */
+const ceilMs = (ms: number) => Math.ceil(Math.round(ms * 1e6) / 1e6);
+
 export class TokenBucket {
 	private tokens: number;
 	private last = performance.now();
@@ -42,16 +45,16 @@ export class TokenBucket {
 		if (!ok) {
 			if (this.tokenMs !== undefined) {
 				this.releaseAt ??= now + this.tokenMs;
-				retryAfterMs = Math.max(1, Math.ceil(this.releaseAt - now));
+				retryAfterMs = Math.max(1, ceilMs(this.releaseAt - now));
 			} else {
-				retryAfterMs = Math.max(1, Math.ceil((1 - this.tokens) / this.perMs));
+				retryAfterMs = Math.max(1, ceilMs((1 - this.tokens) / this.perMs));
 			}
 		}
 		return {
 			ok,
 			limit: this.capacity,
 			remaining: Math.max(0, Math.floor(this.tokens)),
-			resetMs: Math.ceil((this.capacity - this.tokens) / this.perMs),
+			resetMs: ceilMs((this.capacity - this.tokens) / this.perMs),
 			retryAfterMs,
 			spent: this.capacity - Math.floor(this.tokens),
 		};

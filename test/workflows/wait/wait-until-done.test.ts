@@ -21,10 +21,12 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 		const a = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 2 * MINUTE, outcome: 'succeeded' });
 		const b = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 4 * MINUTE, outcome: 'succeeded' });
 
+		const started = Date.now();
 		const { result, completed, failed, stillRunning } = await runWait('wait-until-done', sim, [
 			{ taskId: a, customer: 'acme' },
 			{ taskId: b, customer: 'globex' },
 		]);
+		const runSeconds = (Date.now() - started) / 1000;
 
 		expect(result.status).toBe('success');
 		expect(failed).toEqual([]);
@@ -43,8 +45,12 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 			const own = reads.filter((r) => r.path.includes(json.taskId));
 			expect(json.polls).toBe(own.length);
 			expect(json.requestId).toBe(own.at(-1)!.requestId);
-			expect(json.elapsedSeconds).toBeGreaterThan(0);
+			// seconds from the node's start until it saw the deck done (0 when a loaded machine starts the
+			// node after the deck is done), within the run; never milliseconds
+			expect(json.elapsedSeconds).toBeGreaterThanOrEqual(0);
+			expect(json.elapsedSeconds).toBeLessThanOrEqual(runSeconds + 0.05);
 		}
+		expect(completed[1].json.elapsedSeconds as number).toBeGreaterThanOrEqual(completed[0].json.elapsedSeconds as number);
 		// 4 sim minutes = 240 ms at 10 ms a read: about 24 reads, never a busy loop.
 		expect((completed[1].json.polls as number)).toBeLessThanOrEqual(26);
 	});
