@@ -15,13 +15,14 @@
  *   doesn't depend on that row). Node types are `<package name>.<node name>`.
  * - 'custom': N8N_CUSTOM_EXTENSIONS=<packageDir>/dist, node types `CUSTOM.<node name>`.
  */
-import { ChildProcess, spawn } from 'child_process';
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { createRequire } from 'module';
 import { ensureN8n, Flavor, N8nInstall } from './n8n-install';
+import { killGroupWithParent, signalGroup, spawnOwned } from './owned-process';
 
 export interface Owner {
 	email: string;
@@ -211,37 +212,6 @@ export interface N8nInstance {
 	stop(): Promise<void>;
 }
 
-const live = new Set<{ pid: number; stopped: boolean }>();
-let exitHookInstalled = false;
-function installExitHook() {
-	if (exitHookInstalled) return;
-	exitHookInstalled = true;
-	// Last resort: never leave an n8n behind when the test process dies.
-	process.on('exit', () => {
-		for (const p of live) {
-			if (!p.stopped) killGroup(p.pid, 'SIGKILL');
-		}
-	});
-}
-
-function killGroup(pid: number, signal: NodeJS.Signals): boolean {
-	try {
-		process.kill(-pid, signal);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-function groupAlive(pid: number): boolean {
-	try {
-		process.kill(-pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
 /**
  * Close the keep-alive connections of Node's built-in fetch (undici's global dispatcher), so a test
  * runner can exit at once after the last test.
@@ -272,13 +242,14 @@ function runCommand(
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		if (child.pid) killGroupWithParent(child.pid);
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (d) => (stdout += d));
 		child.stderr.on('data', (d) => (stderr += d));
 		const timer = opts.timeoutMs
 			? setTimeout(() => {
-					killGroup(child.pid!, 'SIGKILL');
+					signalGroup(child.pid!, 'SIGKILL');
 				}, opts.timeoutMs)
 			: undefined;
 		child.on('error', reject);
@@ -374,7 +345,6 @@ function bytesUnder(dir: string): number {
 const WARNING_RE = /\b(warn|warning|error|deprecat|skipping|failed|unrecognized)\b/i;
 
 export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
-	installExitHook();
 	const install = await ensureN8n(opts.flavor);
 	const isV1 = opts.flavor === 'v1';
 	const port = opts.port ?? (await freePort());
@@ -433,61 +403,21 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 		...overrides,
 	});
 
-	const logFile = path.join(userFolder, 'n8n.log');
-	const logStream = fs.createWriteStream(logFile, { flags: 'a' });
-	let logs = '';
-	const onData = (d: Buffer) => {
-		const s = d.toString();
-		logs += s;
-		logStream.write(s);
-		if (opts.echo) process.stderr.write(s);
-	};
-
 	const started = Date.now();
-	const child: ChildProcess = spawn(install.nodeBin, [install.n8nBin, 'start'], {
-		cwd: userFolder,
-		env: n8nEnv(),
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true, // own process group: stop() kills n8n and its task runners together
-	});
-	const handle = { pid: child.pid!, stopped: false };
-	live.add(handle);
-	child.stdout!.on('data', onData);
-	child.stderr!.on('data', onData);
-	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-	const exitPromise = new Promise<void>((resolve) =>
-		child.on('exit', (code, signal) => {
-			exited = { code, signal };
-			resolve();
-		}),
-	);
+	// own process group: stop() ends n8n and its task runners together
+	const proc = spawnOwned('n8n', install.nodeBin, [install.n8nBin, 'start'], { cwd: userFolder, env: n8nEnv(), logFile: path.join(userFolder, 'n8n.log'), echo: opts.echo });
 
 	let stopping: Promise<void> | undefined;
 	const stop = (): Promise<void> => {
-		if (stopping) return stopping;
-		stopping = (async () => {
-			if (!exited) {
-				killGroup(handle.pid, 'SIGTERM');
-				const deadline = Date.now() + 20_000;
-				while (!exited && Date.now() < deadline) await sleep(100);
-			}
-			// n8n's task runners and anything else in the group
-			if (groupAlive(handle.pid)) {
-				killGroup(handle.pid, 'SIGTERM');
-				await sleep(500);
-				killGroup(handle.pid, 'SIGKILL');
-			}
-			await Promise.race([exitPromise, sleep(5000)]);
-			handle.stopped = true;
-			live.delete(handle);
-			await new Promise<void>((r) => logStream.end(r));
+		stopping ??= (async () => {
+			await proc.stop('SIGTERM', 20_000);
 			if (ownUserFolder && !opts.keepUserFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 		})();
 		return stopping;
 	};
 
 	const rest = new RestClient(baseUrl);
-	const tail = () => logs.split('\n').slice(-60).join('\n');
+	const tail = () => proc.logs().split('\n').slice(-60).join('\n');
 
 	try {
 		// readiness: /healthz answers as soon as the port is open; /healthz/readiness once the database is
@@ -496,6 +426,7 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 		const deadline = Date.now() + timeoutMs;
 		let restReadySince = 0;
 		for (;;) {
+			const exited = proc.exited();
 			if (exited) throw new Error(`n8n exited during startup (code ${exited.code}, signal ${exited.signal}):\n${tail()}`);
 			if (Date.now() > deadline) throw new Error(`n8n not ready after ${timeoutMs / 1000}s:\n${tail()}`);
 			let restReady = false;
@@ -513,7 +444,7 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 			if (restReady) {
 				restReadySince ||= Date.now();
 				// the banner line is info-level: with a quieter N8N_LOG_LEVEL, settle for 10 s of REST answering
-				if (/Editor is now accessible/.test(logs) || Date.now() - restReadySince > 10_000) break;
+				if (/Editor is now accessible/.test(proc.logs()) || Date.now() - restReadySince > 10_000) break;
 			}
 			await sleep(250);
 		}
@@ -611,12 +542,12 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 		rest,
 		nodeTypePrefix,
 		packageName,
-		pid: handle.pid,
+		pid: proc.pid,
 		startupSeconds,
 		get logs() {
-			return logs;
+			return proc.logs();
 		},
-		warnings: () => logs.split('\n').filter((l) => WARNING_RE.test(l)),
+		warnings: () => proc.logs().split('\n').filter((l) => WARNING_RE.test(l)),
 
 		async importWorkflow(json, o = {}) {
 			if (o.via === 'cli') return importViaCli(json);

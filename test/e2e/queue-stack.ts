@@ -9,111 +9,18 @@
  *   finally { await stack.stop(); }
  *
  * Everything started here is stopped by its PID (process group) in stop(), and killed with SIGKILL
- * by an exit hook if the test process dies first. The environment each process gets, and why, is in
+ * if the test process dies first (./owned-process.ts). The environment each process gets, and why, is in
  * queueEnv() and startWorker(); test/e2e/README.md ("Queue mode") lists it.
  */
-import { ChildProcess, spawn, spawnSync } from 'child_process';
+import { spawnSync } from 'child_process';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { freePort, installCommunityPackage, N8nInstance, startN8n } from './n8n-instance';
+import { spawnOwned, type OwnedProcess } from './owned-process';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-// ---------------------------------------------------------------------------------------------
-// Processes we own: spawned in their own process group, stopped by PID, killed on exit.
-
-export interface OwnedProcess {
-	name: string;
-	pid: number;
-	child: ChildProcess;
-	logFile: string;
-	/** everything the process printed so far */
-	logs(): string;
-	exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
-	/** signal the process group, wait up to timeoutMs for the exit, then SIGKILL it */
-	stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<void>;
-	/** SIGKILL the process group at once (a crash, as far as everyone else can tell) */
-	kill(): Promise<void>;
-}
-
-const owned = new Set<OwnedProcess>();
-/** process groups started elsewhere (the n8n main, by startN8n) that an interrupted run must kill too */
-const alsoOwnedGroups = new Set<number>();
-let exitHook = false;
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-	try {
-		process.kill(-pid, signal);
-	} catch {
-		/* already gone */
-	}
-}
-
-function spawnOwned(
-	name: string,
-	cmd: string,
-	args: string[],
-	o: { env?: NodeJS.ProcessEnv; cwd?: string; logFile: string; uid?: number; gid?: number },
-): OwnedProcess {
-	if (!exitHook) {
-		exitHook = true;
-		const killAll = () => {
-			for (const p of owned) if (!p.exited()) signalGroup(p.pid, 'SIGKILL');
-			for (const pgid of alsoOwnedGroups) signalGroup(pgid, 'SIGKILL');
-		};
-		process.on('exit', killAll);
-		// an interrupted run (Ctrl-C, a CI timeout) leaves no server behind either
-		for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-			process.once(signal, () => {
-				killAll();
-				process.kill(process.pid, signal);
-			});
-		}
-	}
-	const child = spawn(cmd, args, { env: o.env ?? process.env, cwd: o.cwd, uid: o.uid, gid: o.gid, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-	if (!child.pid) throw new Error(`could not start ${cmd}`);
-	const stream = fs.createWriteStream(o.logFile, { flags: 'a' });
-	let text = '';
-	const onData = (d: Buffer) => {
-		text += d.toString();
-		stream.write(d);
-	};
-	child.stdout!.on('data', onData);
-	child.stderr!.on('data', onData);
-	let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-	const exitPromise = new Promise<void>((resolve) =>
-		child.on('exit', (code, signal) => {
-			exit = { code, signal };
-			resolve();
-		}),
-	);
-	const proc: OwnedProcess = {
-		name,
-		pid: child.pid,
-		child,
-		logFile: o.logFile,
-		logs: () => text,
-		exited: () => exit,
-		async stop(signal = 'SIGTERM', timeoutMs = 20_000) {
-			if (!exit) {
-				signalGroup(proc.pid, signal);
-				await Promise.race([exitPromise, sleep(timeoutMs)]);
-			}
-			signalGroup(proc.pid, 'SIGKILL'); // whatever is left of the group (n8n's task runners)
-			await Promise.race([exitPromise, sleep(5000)]);
-			owned.delete(proc);
-			await new Promise<void>((r) => stream.end(r));
-		},
-		async kill() {
-			signalGroup(proc.pid, 'SIGKILL');
-			await Promise.race([exitPromise, sleep(5000)]);
-		},
-	};
-	owned.add(proc);
-	return proc;
-}
 
 /** CPU seconds (user + system, children included) of every live process in the process group `pgid`. */
 export function groupCpuSeconds(pgid: number): number {
@@ -473,11 +380,7 @@ export async function startQueueStack(o: QueueStackOptions): Promise<QueueStack>
 		const encryptionKey = crypto.randomBytes(24).toString('hex');
 		const env = { ...queueEnv({ redis, postgres, encryptionKey }), ...o.env };
 		const main = await startN8n({ flavor: 'v2', packageDir: o.packageDir, userFolder: path.join(dir, 'main'), env: { ...env, ...o.mainEnv } });
-		alsoOwnedGroups.add(main.pid);
-		stops.push(async () => {
-			await main.stop();
-			alsoOwnedGroups.delete(main.pid);
-		});
+		stops.push(() => main.stop());
 		const workers: Worker[] = [];
 		let started = 0;
 		const addWorker = async () => {
