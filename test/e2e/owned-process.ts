@@ -12,6 +12,15 @@ import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves when `p` does or after `ms`, whichever is first; clears its timer (a pending one keeps jest from exiting). */
+const settled = (p: Promise<void>, ms: number) =>
+	new Promise<void>((resolve) => {
+		const timer = setTimeout(resolve, ms);
+		void p.then(() => {
+			clearTimeout(timer);
+			resolve();
+		});
+	});
 
 export interface OwnedProcess {
 	name: string;
@@ -86,19 +95,19 @@ export function spawnOwned(
 			stopping ??= (async () => {
 				if (!exit) {
 					signalGroup(proc.pid, signal);
-					await Promise.race([exitPromise, sleep(timeoutMs)]);
+					await settled(exitPromise, timeoutMs);
 				}
 				// whatever is left of the group (n8n's task runners): asked first, then killed
 				if (signalGroup(proc.pid, 'SIGTERM')) await sleep(500);
 				signalGroup(proc.pid, 'SIGKILL');
-				await Promise.race([exitPromise, sleep(5000)]);
+				await settled(exitPromise, 5000);
 				await new Promise<void>((r) => stream.end(r));
 			})();
 			return stopping;
 		},
 		async kill() {
 			signalGroup(proc.pid, 'SIGKILL');
-			await Promise.race([exitPromise, sleep(5000)]);
+			await settled(exitPromise, 5000);
 		},
 	};
 	return proc;
