@@ -30,7 +30,7 @@
  * through n8n's request helper opens a new connection, and what that costs depends on the machine.
  * The issue's 3 CPU-s per 1,000 decks assumed 0.65-1.2 ms a read, i.e. at least
  * 3,000 / (1,420 reads × 1.2 ms) = 1.76 × the floor at N = 1,000 (2.4 × at 10,000); on the 2-core
- * machine this was built on a read costs about 2.2 ms and the floor alone 2.9-3.3 CPU-s per 1,000
+ * machine this was built on a read costs about 2.2 ms and the floor alone 2.9-3.5 CPU-s per 1,000
  * decks. 1.5 × keeps the issue's figure, made stricter, and machine-independent.
  */
 import { fork, type ChildProcess } from 'node:child_process';
