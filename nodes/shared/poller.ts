@@ -145,6 +145,11 @@ interface Deck {
 	done: boolean;
 }
 
+/** When a deck may be read again: one interval after its last answer (+Infinity while a read is out). */
+function dueAt(deck: Deck, intervalMs: number): number {
+	return deck.lastReadAt + intervalMs;
+}
+
 /** Statuses that refuse the credential itself: the answer would be the same for every deck. */
 const CREDENTIAL_STATUSES = new Set([401, 403]);
 
@@ -310,7 +315,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 			if (failure || credentialFailure || signal?.aborted) break;
 			const next = queue.peek();
 			if (!next) break;
-			const dueIn = next.lastReadAt + intervalMs - now();
+			const dueIn = dueAt(next, intervalMs) - now();
 			if (dueIn > 0) {
 				// Read late in the last pass (its answer came after that pass began). While nothing
 				// running has been found the batch may be done, so the pass waits the few ms for it
@@ -332,7 +337,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 			rounds++;
 			const allowed = Math.max(1, Math.min(width, gate?.lastRemaining() ?? width));
 			const round: Array<Promise<void>> = [];
-			for (let deck = queue.peek(); deck && round.length < allowed && deck.lastReadAt + intervalMs <= now(); deck = queue.peek()) {
+			for (let deck = queue.peek(); deck && round.length < allowed && dueAt(deck, intervalMs) <= now(); deck = queue.peek()) {
 				round.push(read(queue.take()!));
 			}
 			await Promise.all(round);
@@ -351,7 +356,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 			for (let passStart = now(); queue.size > 0 && !credentialFailure; ) {
 				throwIfCancelled(signal);
 				// The front deck is the least recently read: the pass starts once it is due.
-				const due = Math.max(passStart, queue.peek()!.lastReadAt + intervalMs);
+				const due = Math.max(passStart, dueAt(queue.peek()!, intervalMs));
 				if (due > deadline) break;
 				if (due > now()) await sleep(due - now(), signal);
 				passStart = now();

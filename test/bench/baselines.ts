@@ -9,7 +9,8 @@ import { stateOf, statusWordOf } from '../../nodes/shared/status';
 
 export type FetchStatus = (taskId: string, gate?: CredentialGate) => Promise<CallResult>;
 
-function isFinished(result: CallResult): boolean {
+/** Whether a status read ends the wait for its deck: done (either way), or a failure that will not change. */
+export function isFinished(result: CallResult): boolean {
 	if (result.outcome.route !== 'success') return !result.outcome.failure.retryable;
 	const state = stateOf(statusWordOf(result.outcome.body));
 	return state === 'succeeded' || state === 'failed';

@@ -113,7 +113,7 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 			const deadline = Date.now() + 240_000; // here about 15 s; room for a machine many times slower
 			for (;;) {
 				for (const e of await stack.main.listExecutions({ workflowId: wf.id, status: ['waiting'], limit: 100 })) seenWaiting.add(String(e.id));
-				const busy = (await countExecutions(stack.main, wf.id, ['new'])) + (await countExecutions(stack.main, wf.id, ['running']));
+				const busy = await countExecutions(stack.main, wf.id, ['new', 'running']);
 				if (seenWaiting.size >= before.length && busy === 0) break;
 				if (Date.now() > deadline) throw new Error(`the executions did not all reach the Wait node (${seenWaiting.size} seen waiting, ${busy} queued or running): ${await describeExecutions(stack.main, wf.id)}\n${logProblems(stack)}`);
 				await sleep(500);

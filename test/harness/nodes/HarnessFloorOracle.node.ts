@@ -4,8 +4,8 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { CancelledError } from '../../../nodes/shared/client';
 import { serviceFor } from '../../../nodes/shared/n8n/service';
 import { DEFAULT_MAX_IN_FLIGHT } from '../../../nodes/shared/poller';
-import { stateOf, statusWordOf } from '../../../nodes/shared/status';
 import { deckPath } from '../../../nodes/shared/transport';
+import { isFinished } from '../../bench/baselines';
 
 interface OracleDeck {
 	taskId: string;
@@ -58,8 +58,7 @@ export class HarnessFloorOracle implements INodeType {
 			if (outcome.route !== 'success') {
 				throw new NodeOperationError(this.getNode(), `Reading ${deck.taskId} ended ${outcome.route}: ${outcome.failure.detail}`);
 			}
-			const state = stateOf(statusWordOf(outcome.body));
-			deck.done = state === 'succeeded' || state === 'failed';
+			deck.done = isFinished(result);
 		};
 
 		try {
