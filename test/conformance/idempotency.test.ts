@@ -96,7 +96,7 @@ describe('key reuse (E-create-3, C-409-conflict)', () => {
 
 describe('in progress (ST-2, C-409-conflict already_in_progress)', () => {
 	it('the same key while the first request is still processing: 409 already_in_progress, retryable; then the replay', async () => {
-		const local = await start({ seed: 52, clock: { manual: true }, faults: [{ method: 'POST', path: '/v1/decks', kind: 'latency', latencyMs: 600, times: 1 }] });
+		const local = await start({ seed: 52, clock: { manual: true }, faults: [{ method: 'POST', path: '/v1/decks', kind: 'latency', latencyMs: 2_000, times: 1 }] });
 		try {
 			const key = newKey('concurrent');
 			const slow = post(local, '/v1/decks', deckBody(), { idem: key });

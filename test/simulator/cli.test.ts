@@ -9,7 +9,7 @@ const ROOT = join(__dirname, '..', '..');
 
 async function answers(url: string): Promise<boolean> {
 	try {
-		await fetch(`${url}/v1/credits`, { signal: AbortSignal.timeout(1_000) });
+		await fetch(`${url}/v1/credits`, { signal: AbortSignal.timeout(5_000) });
 		return true;
 	} catch {
 		return false;

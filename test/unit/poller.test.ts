@@ -431,8 +431,11 @@ describe('pollDecks on virtual time', () => {
 
 describe('pollDecks against the simulator', () => {
 	let sim: Simulator;
+	/** Called when a sleep of a second or more begins (the poller waiting out a long interval). */
+	let onLongSleep: (() => void) | undefined;
 	const realSleep: Sleep = (ms, signal) =>
 		new Promise((resolve, reject) => {
+			if (ms >= 1_000) onLongSleep?.();
 			if (signal?.aborted) return reject(new CancelledError());
 			const timer = setTimeout(resolve, ms);
 			signal?.addEventListener('abort', () => {
@@ -496,20 +499,30 @@ describe('pollDecks against the simulator', () => {
 		expect(reads.some((r) => r.at >= t0 + 50)).toBe(true);
 	});
 
-	test('cancelling stops the wait within one interval', async () => {
+	test('cancelling stops the wait at once, not at the next read', async () => {
 		const id = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 60_000, outcome: 'succeeded' });
 		const controller = new AbortController();
-		// timed from the abort itself: a loaded machine may fire the timer late, which is not the node's doing
+		// Cancelled as the poller goes to sleep for its 10 s interval, after the first read.
 		let abortedAt = 0;
-		setTimeout(() => {
-			abortedAt = Date.now();
-			controller.abort();
-		}, 100);
+		onLongSleep = () => {
+			onLongSleep = undefined;
+			// on the next tick: the sleep is then set up and listening for the signal
+			setTimeout(() => {
+				abortedAt = Date.now();
+				controller.abort();
+			}, 0);
+		};
 
-		await expect(waitOn([{ taskId: id, intervalMs: 50, maxWaitMs: 60_000 }], sim.keys.personal, controller.signal)).rejects.toBeInstanceOf(
-			CancelledError,
-		);
+		try {
+			await expect(waitOn([{ taskId: id, intervalMs: 10_000, maxWaitMs: 60_000 }], sim.keys.personal, controller.signal)).rejects.toBeInstanceOf(
+				CancelledError,
+			);
+		} finally {
+			onLongSleep = undefined;
+		}
 		expect(abortedAt).toBeGreaterThan(0);
-		expect(Date.now() - abortedAt).toBeLessThan(50);
+		// A poller that ignored the signal would sleep out the interval (10 s).
+		expect(Date.now() - abortedAt).toBeLessThan(2_000);
+		expect(sim.ledger.requests).toHaveLength(1);
 	});
 });
