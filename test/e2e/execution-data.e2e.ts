@@ -24,8 +24,8 @@ const flavors: Flavor[] = (process.env.DECKGEN_E2E_FLAVORS ?? 'v2,v1').split(','
 const SPEED = 20;
 const POLL_SIM_MS = 5_000;
 const POLL_REAL_S = POLL_SIM_MS / SPEED / 1_000;
-/** 40 sim seconds: eight or nine polls, two seconds of real time. */
-const DECK_SIM_MS = 40_000;
+/** 80 sim seconds: about sixteen polls, four seconds of real time (room for a slow machine to make three). */
+const DECK_SIM_MS = 80_000;
 const POLLS_IN_30_MINUTES = (30 * 60_000) / POLL_SIM_MS;
 const PRICE = 10;
 

@@ -21,6 +21,7 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { createRequire } from 'module';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { ensureN8n, Flavor, N8nInstall } from './n8n-install';
 import { killGroupWithParent, signalGroup, spawnOwned } from './owned-process';
 
@@ -62,6 +63,14 @@ export interface StartN8nOptions {
 	echo?: boolean;
 }
 
+/**
+ * Every request to n8n goes on a connection of its own. With keep-alive, a test that keeps the event
+ * loop busy for seconds (loading n8n-workflow, say) misses the idle timer and sends its next request
+ * on a socket n8n closed meanwhile: "fetch failed (other side closed)", once, under load.
+ */
+const toN8n = new Agent({ pipelining: 0 });
+const n8nFetch = (url: string, init: Parameters<typeof undiciFetch>[1] = {}) => undiciFetch(url, { ...init, dispatcher: toN8n });
+
 export class RestError extends Error {
 	constructor(
 		public method: string,
@@ -72,6 +81,9 @@ export class RestError extends Error {
 		super(`${method} ${url} -> HTTP ${status}: ${typeof body === 'string' ? body.slice(0, 500) : JSON.stringify(body)?.slice(0, 500)}`);
 	}
 }
+
+/** How often a read is tried while n8n answers 5xx (a second apart). */
+const GET_ATTEMPTS = 20;
 
 /** Authenticated client for n8n's internal REST API (the one the editor uses). Unwraps `{ data }`. */
 export class RestClient {
@@ -86,7 +98,7 @@ export class RestClient {
 		const headers: Record<string, string> = { 'browser-id': this.browserId, accept: 'application/json', ...opts.headers };
 		if (this.cookie) headers.cookie = this.cookie;
 		if (body !== undefined) headers['content-type'] = 'application/json';
-		const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+		const res = await n8nFetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 		for (const c of res.headers.getSetCookie?.() ?? []) {
 			const m = /^(n8n-auth)=([^;]*)/.exec(c);
 			if (m) this.cookie = m[2] ? `${m[1]}=${m[2]}` : '';
@@ -102,8 +114,21 @@ export class RestClient {
 		if (opts.raw) return parsed as T;
 		return (parsed && typeof parsed === 'object' && 'data' in (parsed as object) ? (parsed as { data: unknown }).data : parsed) as T;
 	}
-	get<T = any>(p: string) {
-		return this.request<T>('GET', p);
+	/**
+	 * A read is asked again while n8n answers 5xx or drops the connection: a main busy with a burst
+	 * answers 503 "Database is not ready!" for a moment when its database ping times out.
+	 */
+	async get<T = any>(p: string): Promise<T> {
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await this.request<T>('GET', p);
+			} catch (e) {
+				// fetch's "fetch failed" is a TypeError of another realm than jest's sandbox: known by its name
+				const transient = e instanceof RestError ? e.status >= 500 : (e as Error)?.name === 'TypeError';
+				if (!transient || attempt >= GET_ATTEMPTS) throw e;
+				await new Promise((resolve) => setTimeout(resolve, 1_000));
+			}
+		}
 	}
 	post<T = any>(p: string, body?: unknown) {
 		return this.request<T>('POST', p, body ?? {});
@@ -431,10 +456,10 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 			if (Date.now() > deadline) throw new Error(`n8n not ready after ${timeoutMs / 1000}s:\n${tail()}`);
 			let restReady = false;
 			try {
-				const h = await fetch(`${baseUrl}/healthz/readiness`);
+				const h = await n8nFetch(`${baseUrl}/healthz/readiness`);
 				await h.arrayBuffer();
 				if (h.ok || h.status === 404) {
-					const s = await fetch(`${baseUrl}/rest/settings`);
+					const s = await n8nFetch(`${baseUrl}/rest/settings`);
 					await s.arrayBuffer();
 					restReady = s.ok;
 				}
@@ -632,7 +657,7 @@ export async function startN8n(opts: StartN8nOptions): Promise<N8nInstance> {
 				body = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
 				headers['content-type'] ??= typeof o.body === 'string' ? 'text/plain' : 'application/json';
 			}
-			const res = await fetch(`${baseUrl}/${base}/${o.path.replace(/^\//, '')}${q}`, { method: o.method ?? 'POST', headers, body });
+			const res = await n8nFetch(`${baseUrl}/${base}/${o.path.replace(/^\//, '')}${q}`, { method: o.method ?? 'POST', headers, body });
 			const text = await res.text();
 			let parsed: unknown = text;
 			try {

@@ -289,10 +289,11 @@ export function queueEnv(o: { redis: RedisServer; postgres: PostgresServer; encr
 		// A dead worker's job: its Bull lock lapses after QUEUE_WORKER_LOCK_DURATION; n8n runs Bull with
 		// maxStalledCount 0, so the next stalled check fails the job instead of running it twice; the
 		// main's queue recovery then marks the execution crashed. Defaults (60 s, 30 s, 180 min) are
-		// shortened so a test sees it within about half a minute (the interval is minutes, fractions allowed).
-		QUEUE_WORKER_LOCK_DURATION: '10000',
-		QUEUE_WORKER_LOCK_RENEW_TIME: '2000',
-		QUEUE_WORKER_STALLED_INTERVAL: '5000',
+		// shortened so a test sees it within about a minute (the interval is minutes, fractions allowed),
+		// and kept long enough that a live worker starved of CPU for seconds keeps its lock.
+		QUEUE_WORKER_LOCK_DURATION: '30000',
+		QUEUE_WORKER_LOCK_RENEW_TIME: '5000',
+		QUEUE_WORKER_STALLED_INTERVAL: '10000',
 		N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '0.25',
 		// workers answer /healthz and /healthz/readiness (DB + Redis) on QUEUE_HEALTH_CHECK_PORT
 		QUEUE_HEALTH_CHECK_ACTIVE: 'true',
