@@ -115,9 +115,9 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 			expect(await fireDecks(stack.main, before)).toEqual(before.map(() => 202));
 			// every deck is still generating at its first check: each execution goes to the Wait node and
 			// is offloaded (seen as `waiting`). Redis restarts once they all have been, and none is queued or
-			// running: no job of theirs is then held in Redis.
-			// (here about 15 s). The first ones resume WAIT_SECONDS after they began waiting: past that, a
-			// restart could meet a resumed job, so a burst that slow fails with its own message.
+			// running: no job of theirs is then held in Redis. (Here that takes about 15 s. The first ones
+			// resume WAIT_SECONDS after they began waiting: past that a restart could meet a resumed job, so
+			// a burst that slow fails with its own message.)
 			const seenWaiting = new Set<string>();
 			let firstWaitingAt: number | undefined;
 			for (;;) {
@@ -228,10 +228,9 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 		const beforeMore = new Set(await fresh());
 		expect(await fireDecks(stack.main, more)).toEqual(more.map(() => 202));
 
-		// n8n notices: the job's lock lapses, Bull fails it (maxStalledCount 0), the main marks the
-		// execution failed (it was waiting for the job) or queue recovery marks it crashed
-		// (queue recovery first marks it crashed; the main then writes the error, with the data replaced:
-		// each is read until it has both)
+		// n8n notices: the job's lock lapses, Bull fails it (maxStalledCount 0), queue recovery may mark the
+		// execution crashed first, and the main (it was waiting for the job) writes the error in place of
+		// the data a second or so later: each is read until it has that error
 		const outcome = (e: ExecutionDetail) => ({
 			id: String(e.id),
 			status: e.status,
