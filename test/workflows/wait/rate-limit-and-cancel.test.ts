@@ -2,7 +2,7 @@
  * The credential-wide 429 pause and stopping the execution, in a real workflow.
  */
 import { start, type Simulator } from '../../simulator';
-import { runWait, statusReads, warmUp } from './run';
+import { afterStatusReads, runWait, statusReads, warmUp } from './run';
 
 const SPEED = 100;
 
@@ -27,26 +27,19 @@ describe('Deck Generator Wait: rate limits and cancelling', () => {
 		// fault is armed once the decks are being read (the next status read gets the 429), and the
 		// clock jumps past their end once the pause has begun (no read for 100 ms after the 429), so
 		// every deck is seen done only after the pause.
-		let armed = false;
+		const cancelArm = afterStatusReads(sim, 10, () => sim.control.setFaults([{ kind: 'status429', method: 'GET', path: /\/status$/, times: 1 }]));
 		let jump: { at: number; ms: number } | undefined;
-		const driver = setInterval(() => {
+		const jumper = setInterval(() => {
 			const reads = statusReads(sim);
-			const limited = reads.find((r) => r.status === 429);
-			if (!limited) {
-				if (reads.length >= 10 && !armed) {
-					armed = true;
-					sim.control.setFaults([{ kind: 'status429', method: 'GET', path: /\/status$/, times: 1 }]);
-				}
-				return;
-			}
-			if (sim.control.now() - reads[reads.length - 1].at < 100 * SPEED) return;
-			clearInterval(driver);
+			if (!reads.some((r) => r.status === 429) || sim.control.now() - reads[reads.length - 1].at < 100 * SPEED) return;
+			clearInterval(jumper);
 			jump = { at: sim.control.now(), ms: DECK_MS };
 			sim.control.advance(DECK_MS);
 		}, 1);
 
 		const { completed } = await runWait('rate-limit', sim, ids.map((taskId) => ({ taskId })));
-		clearInterval(driver);
+		cancelArm();
+		clearInterval(jumper);
 
 		expect(completed.map((item) => item.json.taskId)).toEqual(ids);
 		expect(jump).toBeDefined();
@@ -74,19 +67,17 @@ describe('Deck Generator Wait: rate limits and cancelling', () => {
 		let stoppedAt = 0;
 		let simStoppedAt = 0;
 		// Stopped once the decks have been read five times, however slow the machine.
-		const stopper = setInterval(() => {
-			if (statusReads(sim).length < 5) return;
-			clearInterval(stopper);
+		const cancelStop = afterStatusReads(sim, 5, () => {
 			stoppedAt = Date.now();
 			simStoppedAt = sim.control.now();
 			controller.abort();
-		}, 1);
+		});
 
 		const { result, completed, stillRunning } = await runWait('wait-until-done', sim, ids.map((taskId) => ({ taskId })), {
 			signal: controller.signal,
 		});
 		const endedAfterStop = Date.now() - stoppedAt;
-		clearInterval(stopper);
+		cancelStop();
 
 		expect(result.status).toBe('canceled');
 		expect(completed).toEqual([]);

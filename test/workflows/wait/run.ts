@@ -44,6 +44,19 @@ export function statusReads(sim: Simulator) {
 }
 
 /**
+ * Runs `action` once the simulator has seen `count` status reads (looked at every millisecond), so a
+ * test acts on the node's progress, not on a timer a loaded machine fires late. Returns a cancel.
+ */
+export function afterStatusReads(sim: Simulator, count: number, action: () => void): () => void {
+	const timer = setInterval(() => {
+		if (statusReads(sim).length < count) return;
+		clearInterval(timer);
+		action();
+	}, 1);
+	return () => clearInterval(timer);
+}
+
+/**
  * Loads n8n-core and the node once (a Check Once read of a deck that does not exist), so the
  * first timed test of a file does not include the harness's start-up, then clears the ledger.
  */

@@ -4,7 +4,7 @@
  */
 import { HarnessCredentialsHelper } from '../../harness/credentials-helper';
 import { start, type Simulator } from '../../simulator';
-import { runWait, statusReads, warmUp } from './run';
+import { afterStatusReads, runWait, statusReads, warmUp } from './run';
 
 const MINUTE = 60_000;
 
@@ -58,11 +58,7 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 		await warmUp(sim);
 		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 60 * MINUTE, outcome: 'succeeded' });
 		// The deck ends once it has been read six times, however slow the machine.
-		const ender = setInterval(() => {
-			if (statusReads(sim).length < 6) return;
-			clearInterval(ender);
-			sim.control.advance(60 * MINUTE);
-		}, 1);
+		const cancelEnd = afterStatusReads(sim, 6, () => sim.control.advance(60 * MINUTE));
 		const decrypt = jest.spyOn(HarnessCredentialsHelper.prototype, 'getDecrypted');
 		try {
 			const { completed } = await runWait('wait-until-done', sim, [{ taskId }]);
@@ -73,7 +69,7 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 			// Before: n8n decrypted the credential for every request (about 1 ms of CPU a read).
 			expect(decrypt.mock.calls.length).toBeLessThanOrEqual(2);
 		} finally {
-			clearInterval(ender);
+			cancelEnd();
 			decrypt.mockRestore();
 		}
 	});
