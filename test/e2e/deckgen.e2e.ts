@@ -26,7 +26,7 @@ import * as path from 'path';
 import { createRequire } from 'module';
 import { start, type Simulator } from '../simulator';
 import { ensureN8n, Flavor } from './n8n-install';
-import { closeHttpClients, ExecutionDetail, N8nInstance, startN8n, WorkflowJson } from './n8n-instance';
+import { closeHttpClients, ExecutionDetail, n8nFetch, N8nInstance, startN8n, WorkflowJson } from './n8n-instance';
 import { CREDENTIAL_TYPE, EXAMPLE_FILES, loadExample, PACKAGE, prepareExample, type ExampleFile } from './fixtures/examples';
 import { ensureBuilt, REPO } from './fixtures/build';
 import { startSink, type Sink } from './fixtures/sink';
@@ -199,7 +199,7 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 			] as string[];
 			expect(icons).toHaveLength(6);
 			for (const icon of icons) {
-				const res = await fetch(`${n8n.baseUrl}/${icon}`);
+				const res = await n8nFetch(`${n8n.baseUrl}/${icon}`);
 				const body = await res.text();
 				expect({ icon, status: res.status, type: res.headers.get('content-type') }).toEqual({ icon, status: 200, type: expect.stringMatching(/^image\/svg\+xml/) });
 				expect(body).toMatch(/<svg[\s>]/);

@@ -69,7 +69,7 @@ export interface StartN8nOptions {
  * on a socket n8n closed meanwhile: "fetch failed (other side closed)", once, under load.
  */
 const toN8n = new Agent({ pipelining: 0 });
-const n8nFetch = (url: string, init: Parameters<typeof undiciFetch>[1] = {}) => undiciFetch(url, { ...init, dispatcher: toN8n });
+export const n8nFetch = (url: string, init: Parameters<typeof undiciFetch>[1] = {}) => undiciFetch(url, { ...init, dispatcher: toN8n });
 
 export class RestError extends Error {
 	constructor(
@@ -238,8 +238,8 @@ export interface N8nInstance {
 }
 
 /**
- * Close the keep-alive connections of Node's built-in fetch (undici's global dispatcher), so a test
- * runner can exit at once after the last test.
+ * Close the keep-alive connections of Node's built-in fetch (undici's global dispatcher; requests to
+ * the simulator use it), so a test runner can exit at once after the last test.
  */
 export async function closeHttpClients(): Promise<void> {
 	const dispatcher = (globalThis as Record<symbol, { close?: () => Promise<void> } | undefined>)[Symbol.for('undici.globalDispatcher.1')];

@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ensureN8n, Flavor } from './n8n-install';
-import { closeHttpClients, N8nInstance, startN8n } from './n8n-instance';
+import { closeHttpClients, n8nFetch, N8nInstance, startN8n } from './n8n-instance';
 import { echoWorkflow, failingWorkflow, makeSmokePackage, SMOKE_CREDENTIAL, SMOKE_NODE, SMOKE_PACKAGE, webhookWorkflow } from './fixtures/smoke-package';
 
 const flavors: Flavor[] = (process.env.DECKGEN_E2E_FLAVORS ?? 'v2,v1').split(',').map((s) => s.trim() as Flavor);
@@ -60,7 +60,7 @@ describe.each(flavors)('real n8n %s with a community package', (flavor) => {
 	it('installed the pinned version and is up on loopback', async () => {
 		expect(n8n.version).toBe(flavor === 'v2' ? '2.41.1' : '1.123.81');
 		expect(n8n.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-		const res = await fetch(`${n8n.baseUrl}/healthz`);
+		const res = await n8nFetch(`${n8n.baseUrl}/healthz`);
 		expect(res.status).toBe(200);
 		expect(await res.json()).toEqual({ status: 'ok' });
 		// the package was installed where n8n's Community Nodes installs packages

@@ -17,7 +17,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { freePort, installCommunityPackage, N8nInstance, startN8n } from './n8n-instance';
+import { freePort, installCommunityPackage, n8nFetch, N8nInstance, startN8n } from './n8n-instance';
 import { spawnOwned, type OwnedProcess } from './owned-process';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -324,7 +324,7 @@ async function startWorker(main: N8nInstance, index: number, o: { dir: string; p
 	for (;;) {
 		if (proc.exited()) throw new Error(`worker ${index} exited during startup:\n${proc.logs().slice(-4000)}`);
 		try {
-			const r = await fetch(`http://127.0.0.1:${healthPort}/healthz/readiness`);
+			const r = await n8nFetch(`http://127.0.0.1:${healthPort}/healthz/readiness`);
 			await r.arrayBuffer();
 			if (r.ok) break;
 		} catch {
