@@ -24,7 +24,7 @@ import {
 	validationFailed,
 } from './problem';
 import { rateLimitHeaders, refusalHeaders, type BucketVerdict } from './ratelimit';
-import { serialize, type Reply, type WireReply } from './reply';
+import { serialize, writeChunked, type Reply, type WireReply } from './reply';
 import { MATERIALS_PATH, matchRoute, type Route } from './router';
 import type { SimState } from './state';
 import type { FaultRule, RequestRecord } from './types';
@@ -68,6 +68,8 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 	const key = req.headers['idempotency-key'];
 	if (typeof key === 'string') record.idempotencyKey = key;
 	state.ledger.addRequest(record);
+	// For files: when the connection closed, and whether the whole answer had gone out by then.
+	if (FILE_PATH.test(path)) trackConnection(req, res, record);
 
 	const fault = state.faults.pick(method, path);
 	if (fault) record.fault = fault.kind;
@@ -89,11 +91,22 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 	const wire = 'replay' in outcome ? outcome.replay : serialize(speak(outcome, state.profile), requestId);
 	const headers: Record<string, string> = renameRateLimitHeaders({ ...ctx.rateHeaders, ...wire.headers, 'x-request-id': requestId }, state.profile);
 	if ('replay' in outcome) headers[state.profile.replayHeader.toLowerCase()] = 'true';
-	headers['content-length'] = String(wire.data.length);
+	const chunked = state.profile.fileLength === 'chunked' && wire.status === 200 && FILE_PATH.test(path);
+	if (!chunked) headers['content-length'] = String(wire.data.length);
 	record.status = wire.status;
 	if (res.destroyed) return;
 	res.writeHead(wire.status, headers);
-	res.end(wire.data);
+	if (chunked) writeChunked(res, wire.data);
+	else res.end(wire.data);
+}
+
+const FILE_PATH = /^\/v1\/decks\/[^/]+\/files\//;
+
+/** Records when the request's connection closes (`closedAt`, real time) and whether the answer was complete by then. */
+export function trackConnection(req: http.IncomingMessage, res: http.ServerResponse, record: { closedAt?: number; complete?: boolean }): void {
+	record.complete = false;
+	res.once('finish', () => (record.complete = true));
+	req.socket.once('close', () => (record.closedAt ??= Date.now()));
 }
 
 function drop(req: http.IncomingMessage): void {

@@ -133,6 +133,10 @@ export interface RequestRecord {
 	fault?: FaultKind;
 	/** Its body shape, when the rule set one (status503 / status429: 'problem' or 'plain'). */
 	faultShape?: 'problem' | 'plain';
+	/** File answers: real time (Date.now()) their connection closed; absent while it is open. */
+	closedAt?: number;
+	/** File answers: whether the whole answer had gone out (to the socket). */
+	complete?: boolean;
 }
 
 export interface Ledger {
