@@ -22,7 +22,7 @@ import {
 	type WaitOutcome,
 } from '../shared/poller';
 import type { ServiceFailure } from '../shared/problem';
-import { deckLinks, chooseLink } from '../shared/links';
+import { deckLinks, chooseLink, putDeckLinks } from '../shared/links';
 import { downloadFile, downloadOptions, readDownloadSettings } from '../shared/n8n/download';
 import { deckPath } from '../shared/transport';
 import { parseWordList, statusWords, type StatusWords } from '../shared/status';
@@ -318,7 +318,12 @@ function itemFor(
 		outcome: report.outcome,
 	};
 	// Links given as paths are on the service: resolved against the status URL, as Get Status does.
-	if (body) Object.assign(json, deckLinks(body, `${baseUrl}${deckPath(report.taskId, 'status')}`));
+	// The input item's own `links` / `deckUrl` stay as inputLinks / inputDeckUrl, the service's as serviceLinks / serviceDeckUrl.
+	if (body) {
+		const found = deckLinks(body, `${baseUrl}${deckPath(report.taskId, 'status')}`);
+		putDeckLinks(json, found, input.json, 'input');
+		putDeckLinks(json, found, body, 'service');
+	}
 	if (report.requestId) json.requestId = report.requestId;
 	if (report.outcome === 'failed') Object.assign(json, report.failure ? serviceFailureFields(report.taskId, report.failure) : deckFailureFields(report));
 	else if (report.failure) json.lastError = serviceFailureFields(report.taskId, report.failure);

@@ -131,7 +131,7 @@ export function createDeck(call: Call): Reply {
 	if (refused) return refused;
 
 	const outputLanguage = (body.output_language as string | undefined) ?? 'en';
-	const deck = state.decks.create(principal.id, call.key.id, now, state.limits.maxVersions, [outputLanguage, ...languages]);
+	const deck = state.decks.create(principal.id, call.key.id, now, state.limits.maxVersions, [outputLanguage, ...languages], {}, (body.material_ids as string[] | undefined) ?? []);
 	commitSpend(call, 'create', quote.credits, deck.taskId);
 	if (state.profile.createResponse === 'minimal') {
 		return accepted(state, { taskId: deck.taskId, ...statusField(state, state.statusWords.queued), _links: { status: `/v1/decks/${deck.taskId}/status` } });
@@ -358,6 +358,8 @@ export function uploadMaterial(call: Call): Reply {
 			return json(201, { material_id: materialId, file_name: material.filename, content_type: material.contentType, size: material.size, sha256: material.sha256 });
 		case 'data':
 			return json(201, { data: { id: materialId, ...facts } });
+		case 'ref':
+			return json(201, { ref: materialId, ...facts });
 		case 'jsonapi':
 			return json(201, { data: { type: 'material', id: materialId, attributes: facts }, links: { self: `/v1/materials/${materialId}` } });
 		default:

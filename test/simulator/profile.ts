@@ -75,9 +75,10 @@ export interface ProfileChoices {
 	/**
 	 * Upload answer: `reference` = 201 `{materialId, filename, contentType, size, sha256}`; `plain` = 200
 	 * `{id, name, mime_type, size_bytes}`; `snake` = 201 `{material_id, file_name, …}`; `data` = 201
-	 * `{data: {id, filename, …}}`; `jsonapi` = 201 `{data: {type: "material", id, attributes: {…}}}`.
+	 * `{data: {id, filename, …}}`; `jsonapi` = 201 `{data: {type: "material", id, attributes: {…}}}`; `ref` (a test
+	 * choice) = 201 `{ref, filename, …}`, an id under a name no client can know.
 	 */
-	materialResponse: 'reference' | 'plain' | 'snake' | 'data' | 'jsonapi';
+	materialResponse: 'reference' | 'plain' | 'snake' | 'data' | 'jsonapi' | 'ref';
 	/** Org-key spend switched off: 402 `org_spend_disabled`, or 403 `forbidden` (the contract allows both). */
 	orgSpendDisabledStatus: 402 | 403;
 	/** Whether file answers carry `Content-Disposition` (else a client must take the name from the URL). */

@@ -234,6 +234,8 @@ export interface DeckSnapshot {
 	createdAt: number;
 	/** Sim-ms at which the current job reaches its outcome. */
 	doneAt: number;
+	/** The `material_ids` the deck was bought with. */
+	materialIds: string[];
 }
 
 export interface SimulatorControl {

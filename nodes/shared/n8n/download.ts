@@ -137,7 +137,7 @@ export async function downloadFile(
 			const failure = parseFailure({ status: response.statusCode, headers, text });
 			throw fail(
 				`Could not download ${displayUrl(current)}: ${failureMessage(failure)}`,
-				downloadRefusalHint(response.statusCode, carriesKey),
+				downloadRefusalHint(response.statusCode, carriesKey, current, baseUrl),
 			);
 		}
 		const declared = Number(headers['content-length']);

@@ -1,0 +1,40 @@
+/**
+ * The uploaded material's id. The contract does not show the uploaded-material record, so no
+ * member name is assumed: `materialId`, `material_id` or `id`, at the top level, inside a `data`
+ * envelope (`{"data": {"id": …}}`, also JSON:API's `{"data": {"type": "material", "id": …,
+ * "attributes": {…}}}`) or a `material` object. A name that says "material" wins over a bare `id`,
+ * and the top level over an envelope. An answer with none of them has no usable id: the upload is
+ * then an error that keeps the whole answer, never a quiet success that a Create would use to buy
+ * a deck without its material.
+ */
+
+const NAMED = ['materialId', 'material_id'] as const;
+const BARE = ['id'] as const;
+
+function idAt(value: unknown, members: readonly string[]): string | undefined {
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+	for (const member of members) {
+		const id = (value as Record<string, unknown>)[member];
+		if (typeof id === 'string' && id.trim() !== '') return id.trim();
+		if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+	}
+	return undefined;
+}
+
+/** The places an id may sit, in the order they are tried. */
+function places(body: Record<string, unknown>): unknown[] {
+	const data = Array.isArray(body.data) && body.data.length === 1 ? body.data[0] : body.data;
+	const attributes = data && typeof data === 'object' ? (data as Record<string, unknown>).attributes : undefined;
+	return [body, data, body.material, attributes];
+}
+
+export function materialIdOf(body: Record<string, unknown>): string | undefined {
+	const where = places(body);
+	for (const members of [NAMED, BARE]) {
+		for (const place of where) {
+			const id = idAt(place, members);
+			if (id !== undefined) return id;
+		}
+	}
+	return undefined;
+}
