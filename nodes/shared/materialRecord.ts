@@ -38,3 +38,20 @@ export function materialIdOf(body: Record<string, unknown>): string | undefined 
 	}
 	return undefined;
 }
+
+/**
+ * An upload answer with the record in an envelope, its members lifted to the top level as Create
+ * does for a deck in `data`: `{"data": {"id", …}}` and JSON:API's `{"data": {"type", "id",
+ * "attributes": {…}}}` give `{id, type, filename, …}` beside the envelope's other members, so
+ * `{{ $json.filename }}` reads the same whatever the shape. A body with an id of its own, or whose
+ * `data` has none, is taken as it is.
+ */
+export function withoutMaterialEnvelope(body: Record<string, unknown>): Record<string, unknown> {
+	const { data, ...rest } = body;
+	const record = Array.isArray(data) && data.length === 1 ? data[0] : data;
+	if (!record || typeof record !== 'object' || Array.isArray(record)) return body;
+	if (idAt(body, [...NAMED, ...BARE]) !== undefined || idAt(record, [...NAMED, ...BARE]) === undefined) return body;
+	const { attributes, ...members } = record as Record<string, unknown>;
+	const lifted = attributes && typeof attributes === 'object' && !Array.isArray(attributes) ? (attributes as Record<string, unknown>) : {};
+	return { ...rest, ...lifted, ...members };
+}

@@ -143,7 +143,7 @@ describe('Deck Generator operations (workflow runs against the simulator)', () =
 		]);
 		const [material] = jsonOf(uploaded.output('Success'));
 		expect(material).toMatchObject({ outcome: 'success', materialId: expect.stringMatching(/^mat_/) });
-		expect(material.filename ?? material.name).toBe('brief.pdf');
+		expect(material.filename ?? material.name ?? material.file_name).toBe('brief.pdf');
 
 		const created = await runWith(sim, withListFields(loadWorkflow('create'), ['materialIds']), key, [brief({ material_ids: [material.materialId] })]);
 		expect(created.output('Success')[0].json.taskId).toEqual(expect.any(String));

@@ -1,6 +1,6 @@
 import { NodeOperationError, updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { materialIdOf } from '../../../shared/materialRecord';
+import { materialIdOf, withoutMaterialEnvelope } from '../../../shared/materialRecord';
 import { precheckMaterial } from '../../../shared/materials';
 import { multipartBody } from '../../../shared/multipart';
 import { callOptions, idempotencyKeyOption, optionsCollection, readOptions } from '../common';
@@ -82,7 +82,8 @@ export async function execute(item: ItemContext) {
 		options: readOptions(ctx, itemIndex),
 		// Wherever the service names it (shared/materialRecord.ts); without one the upload is an error
 		// keeping the whole answer, as Create without taskId.
-		decorate: (body) => {
+		decorate: (answer) => {
+			const body = withoutMaterialEnvelope(answer);
 			const materialId = materialIdOf(body);
 			return materialId !== undefined ? { materialId, ...body } : body;
 		},
