@@ -11,12 +11,12 @@
 const NAMED = ['materialId', 'material_id'] as const;
 const BARE = ['id'] as const;
 
-function idAt(value: unknown, members: readonly string[]): string | undefined {
+function idAt(value: unknown, members: readonly string[]): string | number | undefined {
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
 	for (const member of members) {
 		const id = (value as Record<string, unknown>)[member];
 		if (typeof id === 'string' && id.trim() !== '') return id.trim();
-		if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+		if (typeof id === 'number' && Number.isFinite(id)) return id;
 	}
 	return undefined;
 }
@@ -28,7 +28,11 @@ function places(body: Record<string, unknown>): unknown[] {
 	return [body, data, body.material, attributes];
 }
 
-export function materialIdOf(body: Record<string, unknown>): string | undefined {
+/**
+ * The id as the service gave it: text stays text, a number stays a number (a service that issues
+ * integer ids, e.g. a database serial, may want them back as integers in `material_ids`).
+ */
+export function materialIdOf(body: Record<string, unknown>): string | number | undefined {
 	const where = places(body);
 	for (const members of [NAMED, BARE]) {
 		for (const place of where) {

@@ -107,8 +107,8 @@ export function getCredits(call: Call): Reply {
 
 export function createDeck(call: Call): Reply {
 	const { state, principal, body, now } = call;
-	const materialIssues = (body.material_ids as string[] | undefined ?? []).flatMap((id, i): ValidationIssue[] => {
-		const m = state.materials.get(id);
+	const materialIssues = (body.material_ids as Array<string | number> | undefined ?? []).flatMap((id, i): ValidationIssue[] => {
+		const m = state.materials.get(String(id));
 		// No `input` echo: the id may name another customer's material, and bodies never carry those.
 		return m && m.principalId === principal.id ? [] : [{ type: 'value_error', loc: ['body', 'material_ids', i], msg: 'Value error, no such material' }];
 	});
@@ -131,7 +131,7 @@ export function createDeck(call: Call): Reply {
 	if (refused) return refused;
 
 	const outputLanguage = (body.output_language as string | undefined) ?? 'en';
-	const deck = state.decks.create(principal.id, call.key.id, now, state.limits.maxVersions, [outputLanguage, ...languages], {}, (body.material_ids as string[] | undefined) ?? []);
+	const deck = state.decks.create(principal.id, call.key.id, now, state.limits.maxVersions, [outputLanguage, ...languages], {}, ((body.material_ids as Array<string | number> | undefined) ?? []).map(String));
 	commitSpend(call, 'create', quote.credits, deck.taskId);
 	if (state.profile.createResponse === 'minimal') {
 		return accepted(state, { taskId: deck.taskId, ...statusField(state, state.statusWords.queued), _links: { status: `/v1/decks/${deck.taskId}/status` } });
@@ -342,7 +342,7 @@ export function uploadMaterial(call: Call): Reply {
 	const verdict = checkFile(filename, file.contentType, file.data);
 	if (!verdict.ok) return verdict.reply;
 	const material = {
-		materialId: 'mat_' + state.ids.hex(20),
+		materialId: state.profile.materialIdType === 'integer' ? String(4711 + state.materials.size) : 'mat_' + state.ids.hex(20),
 		principalId: principal.id,
 		filename,
 		contentType: verdict.contentType,
@@ -350,7 +350,9 @@ export function uploadMaterial(call: Call): Reply {
 		sha256: sha256(file.data),
 	};
 	state.materials.set(material.materialId, material);
-	const { principalId: _owner, materialId, ...facts } = material;
+	const { principalId: _owner, materialId: storedId, ...facts } = material;
+	// Stored under its text either way; answered as the profile's type.
+	const materialId: string | number = state.profile.materialIdType === 'integer' ? Number(storedId) : storedId;
 	switch (state.profile.materialResponse) {
 		case 'plain':
 			return json(200, { id: materialId, name: material.filename, mime_type: material.contentType, size_bytes: material.size });

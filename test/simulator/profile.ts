@@ -79,6 +79,12 @@ export interface ProfileChoices {
 	 * choice) = 201 `{ref, filename, …}`, an id under a name no client can know.
 	 */
 	materialResponse: 'reference' | 'plain' | 'snake' | 'data' | 'jsonapi' | 'ref';
+	/**
+	 * The material id's type (the contract leaves `material_ids` unspecified): `string` (`mat_…`), or `integer`
+	 * (a database serial, e.g. 4711), then also strictly integers in `material_ids` ("4711" is refused, 422).
+	 * Not part of a profile: a test choice.
+	 */
+	materialIdType: 'string' | 'integer';
 	/** Org-key spend switched off: 402 `org_spend_disabled`, or 403 `forbidden` (the contract allows both). */
 	orgSpendDisabledStatus: 402 | 403;
 	/** Whether file answers carry `Content-Disposition` (else a client must take the name from the URL). */
@@ -121,6 +127,7 @@ export const PROFILES = {
 		problemTypeBase: 'https://docs.deckgen.example/api/errors#',
 		creditsResponse: 'reference',
 		materialResponse: 'reference',
+		materialIdType: 'string',
 		orgSpendDisabledStatus: 402,
 		fileDisposition: true,
 		successEnvelope: 'bare',
@@ -147,6 +154,7 @@ export const PROFILES = {
 		problemTypeBase: 'https://api.deckgen.example/problems/',
 		creditsResponse: 'nested',
 		materialResponse: 'plain',
+		materialIdType: 'string',
 		orgSpendDisabledStatus: 403,
 		fileDisposition: false,
 		successEnvelope: 'bare',

@@ -260,9 +260,12 @@ async function processRequest(ctx: Ctx): Promise<Reply | Replay | 'aborted'> {
 
 /** The route's schema; the create body's required fields are the profile's choice. */
 function schemaFor(route: Route, state: SimState) {
-	const schema = route.schema!;
+	let schema = route.schema!;
+	if (route.id !== 'POST /v1/decks') return schema;
+	// Integer material ids are integers in the create body too.
+	if (state.profile.materialIdType === 'integer') schema = { ...schema, fields: { ...schema.fields, material_ids: { kind: 'integerList', maxItems: 20 } } };
 	const required = state.profile.requiredCreateFields;
-	if (route.id !== 'POST /v1/decks' || !Array.isArray(required)) return schema;
+	if (!Array.isArray(required)) return schema;
 	return { ...schema, required: [...new Set([...schema.required, ...required])], check: undefined };
 }
 

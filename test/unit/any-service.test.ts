@@ -8,11 +8,11 @@ import { isFilled, readListValue } from '../../nodes/shared/lists';
 import { materialIdOf, withoutMaterialEnvelope } from '../../nodes/shared/materialRecord';
 
 describe('materialIdOf', () => {
-	test.each<[string, Record<string, unknown>, string | undefined]>([
+	test.each<[string, Record<string, unknown>, string | number | undefined]>([
 		['materialId', { materialId: 'mat_1', id: 'other' }, 'mat_1'],
 		['material_id', { material_id: 'mat_2' }, 'mat_2'],
 		['id', { id: 'mat_3', name: 'brief.pdf' }, 'mat_3'],
-		['a number', { id: 42 }, '42'],
+		['a number, kept a number', { id: 42 }, 42],
 		['data envelope', { data: { id: 'mat_4' }, meta: { requestId: 'r' } }, 'mat_4'],
 		['JSON:API', { data: { type: 'material', id: 'mat_5', attributes: { filename: 'a.pdf' } }, links: { self: '/x' } }, 'mat_5'],
 		['a one-entry data array', { data: [{ id: 'mat_6' }] }, 'mat_6'],

@@ -40,6 +40,24 @@ describe.each<ProfileChoices['materialResponse']>(['reference', 'plain', 'snake'
 	},
 );
 
+describe('integer material ids (beyond the six points: the contract leaves material_ids untyped)', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await start({ seed: 168, clock: { manual: true }, choices: { materialResponse: 'plain', materialIdType: 'integer' } });
+	});
+	afterAll(async () => await sim.close());
+
+	test('an id issued as a number goes back as a number, and the strict service buys the deck with it', async () => {
+		const { key } = sim.control.createAccount({ balance: 100, subscriber: true });
+		const result = await runWith(sim, loadWorkflow('upload-then-create'), key, [pdfItem()]);
+		const [uploaded] = jsonOf(result.output('Upload'));
+		expect(uploaded.materialId).toEqual(expect.any(Number));
+		expect(result.output('Create Errors')).toHaveLength(0);
+		const [created] = jsonOf(result.output('Created'));
+		expect(sim.control.deck(created.taskId as string)?.materialIds).toEqual([String(uploaded.materialId)]);
+	});
+});
+
 describe('an upload answer with no id the node can find', () => {
 	let sim: Simulator;
 	beforeAll(async () => {
