@@ -3,6 +3,8 @@
  * only what the next step needs: the deck (taskId, status, state, outcome), its link (deckUrl), its file,
  * and on Failed why. Off (the default, and every workflow saved before it existed) keeps the full item.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import type { WorkflowJson } from '../../harness';
 import { runWorkflow } from '../../harness';
 import { start, type Simulator } from '../../simulator';
@@ -14,10 +16,9 @@ function withSimplify(simplify: boolean | undefined): WorkflowJson {
 	const wf = loadWorkflow('download-check-once');
 	for (const node of wf.nodes) {
 		if (node.name !== WAIT_NODE) continue;
-		const options = { ...(node.parameters.options as Record<string, unknown>) };
+		const options = node.parameters.options as IDataObject;
 		if (simplify === undefined) delete options.simplify;
 		else options.simplify = simplify;
-		node.parameters = { ...node.parameters, options };
 	}
 	return wf;
 }
