@@ -1,6 +1,6 @@
 /**
  * `npm run bench:queue -- --decks N [--json FILE] [--rounds 2] [--workers 1] [--concurrency 10]
- *   [--first-wait-seconds 66] [--wait-seconds 66] [--speed 20] [--max-minutes 120]`
+ *   [--first-wait-seconds 66] [--wait-seconds 66] [--speed 20] [--max-minutes 120] [--save-progress example|both|none]`
  *
  * Side by side on one queue-mode stack (test/e2e/queue-stack.ts: PostgreSQL, Redis, an n8n 2.41.1 main
  * and `--workers` workers), against the simulator, N deck requests each:
@@ -20,6 +20,10 @@
  * Decks take 10-35 min of simulator time (`--speed` 20: 30-105 s), so about half the decks are still
  * running at their first check and go round the loop once. Both Waits must stay above n8n's 65 s
  * offload threshold (a shorter wait holds the worker slot in memory instead of the database).
+ *
+ * `--save-progress`: which workflows save execution progress after every node (n8n's
+ * saveExecutionProgress): `example` (default: the example does, as shipped; the loop keeps n8n's default,
+ * off), `both`, or `none` (shows what the setting costs).
  *
  * Targets (exit code 1 when one is missed): per deck, the package's status reads <= the loop's, its
  * execution data <= 0.6 x the loop's, its worker CPU <= 0.8 x the loop's; charges = decks for both;
@@ -139,6 +143,8 @@ async function main(): Promise<void> {
 	const jsonFile = arg('json');
 	const maxMinutes = num('max-minutes', 120);
 	const perHalf = Math.ceil(decks / rounds);
+	const saveProgress = arg('save-progress', 'example')!;
+	if (!['example', 'both', 'none'].includes(saveProgress)) throw new Error('--save-progress must be example, both or none');
 
 	ensureBuilt();
 	const sim = await start({ seed: 42, clock: { speed }, limits: { maxConcurrentDecks: 10_000_000, spendPerHour: 10_000_000, retryAfterMs: 20 } });
@@ -155,12 +161,13 @@ async function main(): Promise<void> {
 	const t0 = Date.now();
 	try {
 		const o = { sim, apiKey, sinkUrl: sink.url, firstWaitSeconds, waitSeconds, name: ' (bench)' };
+		const progress = (on: boolean) => ({ ...o, settings: { saveExecutionProgress: on } });
 		const side = (name: SideName, wf: AtScaleWorkflow, webhookPath: string, idPrefix: string, sinkPrefix: string): Side => ({
 			name, wf, webhookPath, idPrefix, sinkName: `${sinkPrefix}/${FILE_NODE}`, fired: 0, halves: [], redeliveries: { count: 0 }, notAccepted: 0,
 		});
 		const sides: Side[] = [
-			side('package', await importAtScale(stack.main, o), WEBHOOK_PATH, 'pkg', SINK_PREFIX),
-			side('handBuilt', await importHandBuilt(stack.main, o), HAND_BUILT_WEBHOOK_PATH, 'hand', HAND_BUILT_SINK_PREFIX),
+			side('package', await importAtScale(stack.main, progress(saveProgress !== 'none')), WEBHOOK_PATH, 'pkg', SINK_PREFIX),
+			side('handBuilt', await importHandBuilt(stack.main, progress(saveProgress === 'both')), HAND_BUILT_WEBHOOK_PATH, 'hand', HAND_BUILT_SINK_PREFIX),
 		];
 		const deadline = t0 + maxMinutes * 60_000;
 		const fire = async (s: Side, ids: string[]) => {
@@ -270,6 +277,7 @@ async function main(): Promise<void> {
 			targets,
 			setup: {
 				rounds,
+				saveProgress,
 				warmUpDecks: warmUp,
 				workers: workersCount,
 				concurrencyPerWorker: concurrency,
@@ -317,7 +325,7 @@ function printTable(r: { decks: number; perDeck: Record<SideName, PerDeck>; rati
 	for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 	const s = r.setup;
 	console.log(
-		`\n${s.rounds} alternating rounds after ${s.warmUpDecks} warm-up decks each; ${s.workers} worker(s) x ${s.concurrencyPerWorker}; decks ${s.deckSeconds[0]}-${s.deckSeconds[1]} s (sim speed ${s.simulatorSpeed}); ` +
+		`\nsave execution progress: ${s.saveProgress}; ${s.rounds} alternating rounds after ${s.warmUpDecks} warm-up decks each; ${s.workers} worker(s) x ${s.concurrencyPerWorker}; decks ${s.deckSeconds[0]}-${s.deckSeconds[1]} s (sim speed ${s.simulatorSpeed}); ` +
 			`first wait ${s.firstWaitSeconds} s, re-check ${s.waitSeconds} s; floor = longest deck + wait + worker CPU / workers; ` +
 			`${s.machine.cpus} CPUs (${s.machine.cpuModel}), load ${s.machine.loadAvg1mAtEnd} at the end; n8n ${s.n8n}; ${s.totalSeconds} s in all`,
 	);
