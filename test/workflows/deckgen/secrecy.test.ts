@@ -7,13 +7,15 @@
  * `echoKey`), which names the presented key in every text it answers: the key must still appear
  * nowhere, in no form, while the masked text shows that it did come back.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { DeckGen } from '../../../nodes/DeckGen/DeckGen.node';
 import { DeckGenWait } from '../../../nodes/DeckGenWait/DeckGenWait.node';
-import { KEY_MASK, KEY_MASKED_NOTE } from '../../../nodes/shared/secrecy';
+import { KEY_MASK, KEY_MASKED_NOTE, plainHttpRefusal } from '../../../nodes/shared/secrecy';
 import { runWorkflow, testCredentials, type RunResult, type WorkflowJson } from '../../harness';
 import { start, type Simulator } from '../../simulator';
 import { loadWorkflow as loadWaitWorkflow, WAIT_NODE } from '../wait/run';
@@ -319,11 +321,74 @@ describe('against a service that names the key in everything it says (simulator 
 		try {
 			const result = await testCredentials('deckGenApi', { apiKey: sim.keys.personal, baseUrl: sim.url });
 			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(/^429 rate_limited: Too Many Requests/);
-			expect(result.message).toContain(`${KEY_MASK}) ${KEY_MASKED_NOTE}`);
+			// The edge's page (text/plain, or profile B's JSON), quoted as it came with the key masked and said so.
+			expect(result.message).toMatch(/^429 rate_limited: .*(Too Many Requests|API rate limit exceeded) \(presented key: \[API key\]\)/);
+			expect(result.message).toContain(KEY_MASKED_NOTE);
 			for (const form of forms(sim.keys.personal)) expect(result.message).not.toContain(form);
 		} finally {
 			sim.control.setFaults([]);
 		}
+	});
+});
+
+describe('no key over plain HTTP to another machine', () => {
+	// A Base URL no one may contact: .invalid never resolves (RFC 6761). Every plain-HTTP request goes
+	// through HTTP_PROXY, a listener here, so whatever the node sends to it is seen.
+	const BASE_URL = 'http://deckgen.invalid';
+	let proxy: Server;
+	const seen: Array<{ url?: string; authorization?: string }> = [];
+	const saved = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy, NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
+	beforeAll(async () => {
+		proxy = createServer((req, res) => {
+			seen.push({ url: req.url, authorization: req.headers.authorization });
+			res.writeHead(401, { 'content-type': 'application/problem+json' });
+			res.end(JSON.stringify({ code: 'unauthorized', retryable: false, detail: 'seen by the listener' }));
+		});
+		await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+		process.env.HTTP_PROXY = process.env.http_proxy = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+		delete process.env.NO_PROXY;
+		delete process.env.no_proxy;
+	});
+	afterAll(async () => {
+		for (const [name, value] of Object.entries(saved)) {
+			if (value === undefined) delete process.env[name];
+			else process.env[name] = value;
+		}
+		await new Promise<void>((resolve) => proxy.close(() => resolve()));
+	});
+	beforeEach(() => {
+		seen.length = 0;
+	});
+
+	const KEY = 'dg_live_plain_http_secret_0123456789';
+	const credentials = (allowPlainHttp?: boolean) => ({ deckGenApi: { apiKey: KEY, baseUrl: BASE_URL, ...(allowPlainHttp === undefined ? {} : { allowPlainHttp }) } });
+
+	test.each([
+		['Deck Generator', () => loadWorkflow('get-credits'), DECK_NODE],
+		['Deck Generator Wait', () => loadWaitWorkflow('check-once'), WAIT_NODE],
+	])('%s: refused before anything is sent, naming the Base URL field and the fix', async (_name, workflow, node) => {
+		const result = await runWorkflow(workflow(), { credentials: credentials(), inputItems: [{ json: { taskId: 'tsk_1' } }] });
+		expect(result.status).toBe('error');
+		const error = result.nodeError(node) as Error & { description?: string };
+		expect(error.message).toMatch(/^The credential's Base URL "http:\/\/deckgen\.invalid" is plain http:\/\/ to another machine/);
+		expect(error.message).toMatch(/Change the Base URL to https:\/\/.*"Allow Plain HTTP"/);
+		expect(error.description).toMatch(/Base URL field.*Allow Plain HTTP field/);
+		expect(seen).toEqual([]);
+		expect(everything(result, node)).not.toContain(KEY);
+	});
+
+	test('with Allow Plain HTTP on, the request does go (so the refusal above is what stopped it)', async () => {
+		const result = await runWorkflow(loadWorkflow('get-credits'), { credentials: credentials(true), inputItems: [{ json: {} }] });
+		expect(result.status).toBe('error');
+		expect(seen).toEqual([{ url: `${BASE_URL}/v1/credits`, authorization: `Bearer ${KEY}` }]);
+	});
+
+	test('the credential Test says the same, and sends nothing', async () => {
+		const refused = await testCredentials('deckGenApi', { apiKey: KEY, baseUrl: BASE_URL });
+		expect(refused).toEqual({ status: 'Error', message: plainHttpRefusal(BASE_URL, false) });
+		expect(seen).toEqual([]);
+		const allowed = await testCredentials('deckGenApi', { apiKey: KEY, baseUrl: BASE_URL, allowPlainHttp: true });
+		expect(allowed.status).toBe('Error');
+		expect(seen).toHaveLength(1);
 	});
 });
