@@ -99,7 +99,9 @@ export function keyMasker(apiKey: unknown): KeyMasker {
 		const trimmed = raw.trimStart();
 		if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
 			try {
-				return JSON.stringify(walk(JSON.parse(raw)));
+				const parsed: unknown = JSON.parse(raw);
+				const walked = JSON.stringify(walk(parsed));
+				return masked === raw && walked === JSON.stringify(parsed) ? raw : walked;
 			} catch {
 				// not JSON after all: the text form below
 			}
