@@ -16,6 +16,7 @@ import {
 	type KeyStore,
 	type PurchaseResult,
 } from '../../shared/idempotency';
+import { withFormLabels, type FormLabels } from '../../shared/formLabels';
 import { livePriceOf, refusalFields, type Outcome } from '../../shared/outcome';
 import type { RetrySettings } from '../../shared/retry';
 import { deckPath, type HttpMethod } from '../../shared/transport';
@@ -30,6 +31,11 @@ export interface ItemContext {
 	service: NodeService;
 	itemIndex: number;
 	split: boolean;
+	/**
+	 * The operation has Checkout and Client Action outputs (outputs.ts). Without them (Get Credits,
+	 * Get Status, Download, Upload) an answer for a person, such as a 501 "not available yet", is an error.
+	 */
+	paymentOutputs: boolean;
 	runIndex: number;
 	/** The node's execution context: idempotency keys and the purchases they made (see idempotency.ts). */
 	keyStore: KeyStore;
@@ -56,6 +62,8 @@ export interface MutationRequest {
 	/** The success body must carry this member (e.g. `taskId` of a bought deck). */
 	requiredMember?: string;
 	decorate?: (body: Record<string, unknown>) => Record<string, unknown>;
+	/** The form's label of each body field, for a validation refusal to name the fields as the form does. */
+	formLabels?: FormLabels;
 }
 
 export async function sendRead(item: ItemContext, request: ReadRequest): Promise<EmittedItem> {
@@ -85,6 +93,10 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 		}
 	}
 
+	if (outcome.route === 'error' && request.formLabels) {
+		outcome = { ...outcome, failure: withFormLabels(outcome.failure, request.formLabels) };
+	}
+
 	return emit(item, outcome, {
 		decorate: request.decorate,
 		requiredMember: request.requiredMember,
@@ -106,6 +118,7 @@ export async function spendOnDeck(
 	operation: string,
 	suffix: string,
 	fields: Record<string, unknown>,
+	formLabels: FormLabels = {},
 ): Promise<EmittedItem> {
 	const { ctx, itemIndex } = item;
 	const taskId = readTaskId(ctx, itemIndex);
@@ -115,6 +128,7 @@ export async function spendOnDeck(
 		json: { ...fields, expected_credits: readExpectedCredits(ctx, itemIndex) },
 		options: readOptions(ctx, itemIndex),
 		decorate: (body) => ({ taskId, ...body }),
+		formLabels: { ...formLabels, expected_credits: 'Expected Credits' },
 	});
 }
 
@@ -209,6 +223,13 @@ function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): Emitte
 			throw error;
 		}
 		return { output: 0, json };
+	}
+
+	if (!item.paymentOutputs) {
+		const error = toNodeApiError(ctx.getNode(), outcome.failure, itemIndex);
+		error.description = [outcome.action, error.description].filter(Boolean).join(' ');
+		error.context.outcome = outcome.outcome;
+		throw error;
 	}
 
 	const json: IDataObject = {
