@@ -1,7 +1,7 @@
 /** The resource and operation pickers, and every operation's own fields. */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { PAYMENT_OPERATIONS } from './outputs';
+import { OUTPUTS_PER_OPERATION_VERSION, PAYMENT_OPERATIONS } from './outputs';
 import { operations } from './router';
 
 export const resourceProperty: INodeProperties = {
@@ -119,15 +119,25 @@ const operationPickers: INodeProperties[] = [
  * Shown only where a 402 can come back. The parameter keeps its name (`splitOutputsByCta`) so that
  * saved workflows keep their outputs; the words say what it does without the API's "cta".
  */
-const splitOutputsProperty: INodeProperties = {
+const splitOutputsSwitch: INodeProperties = {
 	displayName: 'One Output per Payment Option',
 	name: 'splitOutputsByCta',
 	type: 'boolean',
 	default: false,
-	displayOptions: { show: { operation: [...PAYMENT_OPERATIONS] } },
 	description:
 		'Whether to give each way out of a refused payment (top up, unlock, surcharge, …) its own output instead of grouping them into Checkout and Client Action',
 };
+
+/** Version 1 has the payment outputs on every operation (outputs.ts), so the switch too. */
+const splitOutputsProperties: INodeProperties[] = [
+	{ ...splitOutputsSwitch, displayOptions: { show: { '@version': [{ _cnd: { lt: OUTPUTS_PER_OPERATION_VERSION } }] } } },
+	{
+		...splitOutputsSwitch,
+		displayOptions: {
+			show: { '@version': [{ _cnd: { gte: OUTPUTS_PER_OPERATION_VERSION } }], operation: [...PAYMENT_OPERATIONS] },
+		},
+	},
+];
 
 const operationProperties = Object.values(operations).flatMap((byOperation) =>
 	Object.values(byOperation).flatMap((operation) => operation.description),
@@ -139,6 +149,6 @@ export const properties: INodeProperties[] = [
 	resourceProperty,
 	...operationPickers,
 	...operationProperties.filter((property) => !isOptions(property)),
-	splitOutputsProperty,
+	...splitOutputsProperties,
 	...operationProperties.filter(isOptions),
 ];

@@ -2,8 +2,9 @@
  * The node's outputs and which one an outcome goes to. Operations whose answers include a 402
  * (the spending ones and Custom Request): Success, Checkout, Client Action; with "One Output per
  * Payment Option" (parameter `splitOutputsByCta`): Success, one output per cta, Other Option,
- * Other Action. The others (Get Credits, Get Status, Download, Upload) have Success only.
- * n8n appends its error output after these when the user picks "continue (using error output)".
+ * Other Action. From node version 1.1 the others (Get Credits, Get Status, Download, Upload) have
+ * Success only; version 1 (workflows saved by 0.1 and 0.2) keeps three outputs on every operation,
+ * because n8n appends its error output after ours and a saved connection names it by its index.
  */
 import { isKnownCta, SPLIT_CTAS } from '../../shared/cta';
 import type { Outcome } from '../../shared/outcome';
@@ -44,18 +45,18 @@ export const SPLIT_OUTPUT_NAMES = [
 const UNKNOWN_CTA_OUTPUT = 1 + SPLIT_CTAS.length;
 const OTHER_CLIENT_ACTION_OUTPUT = UNKNOWN_CTA_OUTPUT + 1;
 
-export function hasPaymentOutputs(operation: string): boolean {
-	return (PAYMENT_OPERATIONS as readonly string[]).includes(operation);
+/** The node version from which outputs follow the operation. */
+export const OUTPUTS_PER_OPERATION_VERSION = 1.1;
+
+/** Whether the node (of this version, on this operation) has the Checkout and Client Action outputs. */
+export function hasPaymentOutputs(operation: string, nodeVersion: number): boolean {
+	return nodeVersion < OUTPUTS_PER_OPERATION_VERSION || (PAYMENT_OPERATIONS as readonly string[]).includes(operation);
 }
 
-/** The output names of an operation, as the outputs expression gives them in the editor. */
-export function outputNames(operation: string, split: boolean): string[] {
-	if (!hasPaymentOutputs(operation)) return SINGLE_OUTPUT_NAMES;
+/** The output names, as the outputs expression gives them in the editor. */
+export function outputNames(operation: string, nodeVersion: number, split: boolean): string[] {
+	if (!hasPaymentOutputs(operation, nodeVersion)) return SINGLE_OUTPUT_NAMES;
 	return split ? SPLIT_OUTPUT_NAMES : DEFAULT_OUTPUT_NAMES;
-}
-
-export function outputCount(operation: string, split: boolean): number {
-	return outputNames(operation, split).length;
 }
 
 export function outputIndexFor(outcome: Outcome, split: boolean): number {
@@ -70,6 +71,6 @@ export function outputIndexFor(outcome: Outcome, split: boolean): number {
  * The `outputs` expression n8n evaluates in the editor and at run time; it must be
  * self-contained, so the operation list and the name lists are inlined as JSON.
  */
-export const OUTPUTS_EXPRESSION: `={{${string}}}` = `={{ (${JSON.stringify(PAYMENT_OPERATIONS)}.includes($parameter.operation) ? ($parameter.splitOutputsByCta ? ${JSON.stringify(
+export const OUTPUTS_EXPRESSION: `={{${string}}}` = `={{ ($nodeVersion < ${OUTPUTS_PER_OPERATION_VERSION} || ${JSON.stringify(PAYMENT_OPERATIONS)}.includes($parameter.operation) ? ($parameter.splitOutputsByCta ? ${JSON.stringify(
 	SPLIT_OUTPUT_NAMES,
 )} : ${JSON.stringify(DEFAULT_OUTPUT_NAMES)}) : ${JSON.stringify(SINGLE_OUTPUT_NAMES)}).map((displayName) => ({ type: 'main', displayName })) }}`;
