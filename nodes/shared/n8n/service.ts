@@ -2,8 +2,9 @@
  * The service as a node sees it: the credential's base URL, one `call` that goes through the
  * core's retry policy and the credential-wide gate, and the execution's cancel signal.
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
+import { BASE_URL_EMPTY } from '../credentialCheck';
 import { callService, gateFor, type CallResult, type CredentialGate, type Sleep } from '../client';
 import { sha256Hex } from '../idempotency';
 import type { RetrySettings } from '../retry';
@@ -24,6 +25,7 @@ export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
 	const decrypted = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const credential = decrypted as unknown as DeckGenCredential;
 	const baseUrl = String(credential.baseUrl ?? '').replace(/\/+$/, '');
+	if (!baseUrl.trim()) throw new NodeOperationError(ctx.getNode(), BASE_URL_EMPTY, { description: 'Open the Deck Generator credential and fill in Base URL.' });
 	// The gate is shared per credential, found by a fingerprint that cannot be turned back into the key.
 	const gate = gateFor(sha256Hex(`${baseUrl}\u0000${credential.apiKey}`).slice(0, 32));
 	const transport = n8nTransport(ctx, baseUrl, undefined, decrypted);
