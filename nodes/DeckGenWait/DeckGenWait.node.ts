@@ -359,18 +359,21 @@ function itemFor(
 	body: Record<string, unknown> | undefined,
 	baseUrl: string,
 ): INodeExecutionData {
-	const json: IDataObject = {
-		...input.json,
+	// Links given as paths are on the service: resolved against the status URL, as Get Status does.
+	const found = body ? deckLinks(body, `${baseUrl}${deckPath(report.taskId, 'status')}`) : undefined;
+	const ours: IDataObject = {
+		outcome: report.outcome,
 		taskId: report.taskId,
-		status: report.status ?? null,
 		state: report.state,
-		statusBody: (body as IDataObject | undefined) ?? null,
+		...(found?.deckUrl ? { deckUrl: found.deckUrl } : {}),
+		status: report.status ?? null,
 		elapsedSeconds: Math.round(report.elapsedMs / 100) / 10,
 		polls: report.polls,
-		outcome: report.outcome,
+		...(found ? { links: found.links as unknown as IDataObject[] } : {}),
+		statusBody: (body as IDataObject | undefined) ?? null,
 	};
-	// Links given as paths are on the service: resolved against the status URL, as Get Status does.
-	if (body) Object.assign(json, deckLinks(body, `${baseUrl}${deckPath(report.taskId, 'status')}`));
+	// The node's own fields lead the item (what happened, to which deck), the input's follow; ours win.
+	const json: IDataObject = { ...ours, ...input.json, ...ours };
 	if (report.requestId) json.requestId = report.requestId;
 	if (report.outcome === 'failed') Object.assign(json, report.failure ? serviceFailureFields(report.taskId, report.failure) : deckFailureFields(report));
 	else if (report.failure) json.lastError = serviceFailureFields(report.taskId, report.failure);

@@ -204,7 +204,9 @@ function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): Emitte
 
 	if (outcome.route === 'success') {
 		const body = options.decorate ? options.decorate(outcome.body) : outcome.body;
+		// `outcome` leads the item (then the answer: `taskId` first on Create), and ours wins over a member of that name.
 		const json: IDataObject = {
+			...{ outcome: 'success' },
 			...(body as IDataObject),
 			outcome: 'success',
 			...options.extra,
