@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RunResult, WorkflowJson } from '../../harness';
 import { start, type Simulator } from '../../simulator';
@@ -26,8 +26,8 @@ function nodeOf(workflow: WorkflowJson, name: string): INode {
 function createAsToday(): WorkflowJson {
 	const workflow = load('saved-0.1');
 	const create = nodeOf(workflow, 'Create');
-	const { slideCount, ...additionalFields } = create.parameters.additionalFields as IDataObject;
-	const { maxCredits, ...options } = create.parameters.options as IDataObject;
+	const { slideCount, ...additionalFields } = create.parameters.additionalFields as INodeParameters;
+	const { maxCredits, ...options } = create.parameters.options as INodeParameters;
 	create.typeVersion = 1.1;
 	create.parameters = { ...create.parameters, slideCount, maxCredits, additionalFields, options };
 	const wait = nodeOf(workflow, 'Wait for Decks');
