@@ -140,6 +140,9 @@ describe('workflows saved by 0.1 and 0.2 run as before, and as the same workflow
 			'Still Running': [],
 		});
 		expect(ends(today, names, pick)).toEqual(ends(saved, names, pick));
+		// The Wait node's item leads with what happened to which deck; the input's fields follow.
+		expect(Object.keys(today.output('Completed')[0].json).slice(0, 4)).toEqual(['outcome', 'taskId', 'state', 'deckUrl']);
+		expect(Object.keys(today.output('Completed')[0].json)).toContain('deck');
 		// Saved: Success, Checkout, Client Action, then n8n's error output; today: Success, then the error output.
 		expect(saved.outputs('Get Status')).toHaveLength(4);
 		expect(today.outputs('Get Status')).toHaveLength(2);
