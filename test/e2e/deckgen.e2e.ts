@@ -235,7 +235,7 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 				/^403 not_enrolled: the account is not switched on for the API yet \(access rolls out in waves\)\. No retry helps and the key needs no change: it works the moment the account is enrolled\. If this lasts beyond a day, contact support with request id \S+\.$/,
 			);
 			expect(refusals.narrow).toBe(
-				'403 insufficient_scope: the key lacks credits:read (actions it grants on credits: none). Scopes live on the key: mint a new key that includes credits:read; signing in again does not help.',
+				'403 insufficient_scope: the key lacks credits:read (actions it grants on credits: none). Scopes live on the key: mint a new key that includes credits:read; signing in again does not help. The key may still work for the other operations (Create needs decks:spend, Get Status and the Wait node decks:read): only this test and Get Credits read the balance.',
 			);
 			expect(refusals.unrecognized).toBe(
 				"403 unrecognized_scope: none of the key's scopes could be read (decks.write, *), so the key is refused. Mint a new key whose scopes are spelled <resource>:<action>, with resources credits, decks, materials and actions read, spend, write.",
