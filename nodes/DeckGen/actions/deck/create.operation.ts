@@ -22,6 +22,13 @@ import { sendMutation, type ItemContext } from '../send';
  */
 const properties: INodeProperties[] = [
 	{
+		displayName:
+			'Running this node buys a deck. The same brief from the same trigger data is bought once: running it again replays that purchase and charges nothing. To try the nodes after it without calling the service, pin its output.',
+		name: 'purchaseNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
 		// The contract leaves it to the service which creation fields are required.
 		displayName:
 			'Which fields the service requires is up to the service: it may ask for a Title or a Core Message (or more). A refusal names the fields as this form does.',
