@@ -4,6 +4,7 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
@@ -44,13 +45,24 @@ interface WaitOptions {
 
 const OUTPUT_OF: Record<WaitOutcome, number> = { completed: 0, failed: 1, still_running: 2 };
 
+/** The node version whose Task ID is an expression (`taskId`) rather than a field path (`taskIdField`). */
+export const TASK_ID_EXPRESSION_VERSION = 1.1;
+
+/** A download option, offered only while Download File is on (a sibling in the same Options). */
+function onlyWithDownloadFile(option: INodeProperties): INodeProperties {
+	return { ...option, displayOptions: { show: { downloadFile: [true] } } };
+}
+
 export class DeckGenWait implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Deck Generator Wait',
 		name: 'deckGenWait',
 		icon: { light: 'file:deckgenwait.svg', dark: 'file:deckgenwait.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Task ID is an expression, as on the Deck Generator node; 1 (workflows saved by 0.1 and
+		// 0.2) keeps Task ID Field, a field path.
+		version: [1, TASK_ID_EXPRESSION_VERSION],
+		defaultVersion: TASK_ID_EXPRESSION_VERSION,
 		subtitle: '={{$parameter["mode"] === "checkOnce" ? "Check once" : "Wait until done"}}',
 		description: 'Wait for slide decks to finish generating and route them by outcome',
 		defaults: {
@@ -89,12 +101,23 @@ export class DeckGenWait implements INodeType {
 				default: 'waitUntilDone',
 			},
 			{
+				displayName: 'Task ID',
+				name: 'taskId',
+				type: 'string',
+				default: '={{ $json.taskId }}',
+				required: true,
+				displayOptions: { show: { '@version': [{ _cnd: { gte: TASK_ID_EXPRESSION_VERSION } }] } },
+				description:
+					'The taskId returned by Deck Generator → Create. The default reads it from the input item, as Get Status and Download do; point the expression elsewhere when it is nested.',
+			},
+			{
 				displayName: 'Task ID Field',
 				name: 'taskIdField',
 				type: 'string',
 				default: 'taskId',
 				required: true,
 				placeholder: 'e.g. taskId or deck.taskId',
+				displayOptions: { show: { '@version': [{ _cnd: { lt: TASK_ID_EXPRESSION_VERSION } }] } },
 				description:
 					'Name of the input field holding the deck’s task ID, as Deck Generator → Create returns it; dots reach into nested fields',
 			},
@@ -105,16 +128,16 @@ export class DeckGenWait implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
-					downloadOptions[0],
+					onlyWithDownloadFile(downloadOptions[0]),
 					{
 						displayName: 'Download File',
 						name: 'downloadFile',
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to download each completed deck’s file into the item’s binary data (see Binary Property, Download Link, Max Download Size), so Email and Slack nodes can attach it',
+							'Whether to download each completed deck’s file into the item’s binary data, so Email and Slack nodes can attach it. On: Binary Property, Download Link Path and Max Download Size can be added.',
 					},
-					downloadOptions[1],
+					onlyWithDownloadFile(downloadOptions[1]),
 					{
 						displayName: 'Failed Status Words',
 						name: 'failedWords',
@@ -124,7 +147,7 @@ export class DeckGenWait implements INodeType {
 						description:
 							'Comma-separated status words that mean the deck failed, replacing the built-in list (failed, failure, error, errored, cancelled, canceled, expired, rejected)',
 					},
-					downloadOptions[2],
+					onlyWithDownloadFile(downloadOptions[2]),
 					{
 						displayName: 'Max Wait (Minutes)',
 						name: 'maxWaitMinutes',
@@ -139,7 +162,8 @@ export class DeckGenWait implements INodeType {
 						displayName: 'Poll Interval (Seconds)',
 						name: 'pollIntervalSeconds',
 						type: 'number',
-						typeOptions: { minValue: 0.001, numberPrecision: 3 },
+						// No numberPrecision: the editor shows 5, not 5.000, and a test may still set 0.01.
+						typeOptions: { minValue: 0.001 },
 						default: 5,
 						displayOptions: { show: { '/mode': ['waitUntilDone'] } },
 						description: 'Time between two status reads of one deck',
@@ -208,20 +232,15 @@ export class DeckGenWait implements INodeType {
 
 		// Every item is checked before any waiting starts: a bad item fails fast, not after an hour.
 		for (let index = 0; index < items.length; index++) {
-			const field = this.getNodeParameter('taskIdField', index, 'taskId') as string;
-			const taskId = taskIdOf(items[index].json, field);
-			if (taskId === undefined) {
-				const error = new NodeOperationError(node, `Item ${index} has no task ID in the field "${field}"`, {
-					itemIndex: index,
-					description: `Set Task ID Field to the field that holds the deck's taskId (Deck Generator → Create returns it as "taskId"); dots reach into nested fields, e.g. deck.taskId.`,
-				});
+			const { taskId, error } = readTaskId(this, index, items[index].json);
+			if (error) {
 				if (!this.continueOnFail()) throw error;
 				// The package's error item (as runner.ts): n8n keeps this JSON as it is, and moves it to
 				// the error output when On Error is "continue (using error output)".
 				placed[index] = {
 					output: OUTPUT_OF.failed,
 					item: {
-						json: errorJson(error.message, error.description, { outcome: 'failed', code: 'missing_task_id', field }),
+						json: errorJson(error.message, error.description, { outcome: 'failed', code: 'missing_task_id', field: error.field }),
 						pairedItem: { item: index },
 					},
 				};
@@ -310,6 +329,40 @@ export function pollInterval(seconds: number | undefined, loopback: boolean): { 
 	return { ms };
 }
 
+/**
+ * The item's task id: version 1.1 reads the Task ID parameter (an expression, `{{ $json.taskId }}`
+ * by default, as Get Status and Download take it); version 1 the field path in Task ID Field.
+ */
+function readTaskId(
+	ctx: IExecuteFunctions,
+	index: number,
+	json: IDataObject,
+): { taskId: string; error?: undefined } | { taskId?: undefined; error: NodeOperationError & { field: string } } {
+	if (ctx.getNode().typeVersion >= TASK_ID_EXPRESSION_VERSION) {
+		const taskId = taskIdOfValue(ctx.getNodeParameter('taskId', index, '') as unknown);
+		if (taskId !== undefined) return { taskId };
+		const error = new NodeOperationError(ctx.getNode(), `Item ${index} has no task ID`, {
+			itemIndex: index,
+			description:
+				'Set Task ID to the deck’s taskId, e.g. {{ $json.taskId }} as Deck Generator → Create returns it, or {{ $json.deck.taskId }} when it is nested.',
+		});
+		return { error: Object.assign(error, { field: 'Task ID' }) };
+	}
+	const field = ctx.getNodeParameter('taskIdField', index, 'taskId') as string;
+	const taskId = taskIdOf(json, field);
+	if (taskId !== undefined) return { taskId };
+	const error = new NodeOperationError(ctx.getNode(), `Item ${index} has no task ID in the field "${field}"`, {
+		itemIndex: index,
+		description: `Set Task ID Field to the field that holds the deck's taskId (Deck Generator → Create returns it as "taskId"); dots reach into nested fields, e.g. deck.taskId.`,
+	});
+	return { error: Object.assign(error, { field }) };
+}
+
+function taskIdOfValue(value: unknown): string | undefined {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
 /** The task id at `field`: a top-level key first (it may contain dots), else a dotted path. */
 function taskIdOf(json: IDataObject, field: string): string | undefined {
 	const name = field.trim();
@@ -317,8 +370,7 @@ function taskIdOf(json: IDataObject, field: string): string | undefined {
 	if (value === undefined && name.includes('.')) {
 		value = name.split('.').reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as IDataObject)[key] : undefined), json);
 	}
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+	return taskIdOfValue(value);
 }
 
 function itemFor(
@@ -328,18 +380,21 @@ function itemFor(
 	body: Record<string, unknown> | undefined,
 	baseUrl: string,
 ): INodeExecutionData {
-	const json: IDataObject = {
-		...input.json,
+	// Links given as paths are on the service: resolved against the status URL, as Get Status does.
+	const found = body ? deckLinks(body, `${baseUrl}${deckPath(report.taskId, 'status')}`) : undefined;
+	const ours: IDataObject = {
+		outcome: report.outcome,
 		taskId: report.taskId,
-		status: report.status ?? null,
 		state: report.state,
-		statusBody: (body as IDataObject | undefined) ?? null,
+		...(found?.deckUrl ? { deckUrl: found.deckUrl } : {}),
+		status: report.status ?? null,
 		elapsedSeconds: Math.round(report.elapsedMs / 100) / 10,
 		polls: report.polls,
-		outcome: report.outcome,
+		...(found ? { links: found.links as unknown as IDataObject[] } : {}),
+		statusBody: (body as IDataObject | undefined) ?? null,
 	};
-	// Links given as paths are on the service: resolved against the status URL, as Get Status does.
-	if (body) Object.assign(json, deckLinks(body, `${baseUrl}${deckPath(report.taskId, 'status')}`));
+	// The node's own fields lead the item (what happened, to which deck), the input's follow; ours win.
+	const json: IDataObject = { ...ours, ...input.json, ...ours };
 	if (report.requestId) json.requestId = report.requestId;
 	if (report.outcome === 'failed') Object.assign(json, report.failure ? serviceFailureFields(report.taskId, report.failure) : deckFailureFields(report));
 	else if (report.failure) json.lastError = serviceFailureFields(report.taskId, report.failure);

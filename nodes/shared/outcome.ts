@@ -150,24 +150,31 @@ const PASSED_MEMBERS = [
 	'maxVersions',
 ] as const;
 
+/**
+ * The item of a refusal, in the order a person reads it: what happened (`outcome`, `message`), the
+ * way forward and its price (`cta`, the price members, `options`), then the service's own words
+ * for support and for workflows that branch on them (`code`, `reason`, `detail`, `requestId`).
+ */
 export function refusalFields(outcome: RefusalOutcome, accountUrl?: string): Record<string, unknown> {
 	const body = (outcome.failure.body ?? {}) as Record<string, unknown>;
 	const fields: Record<string, unknown> = {
 		outcome: outcome.outcome,
-		code: outcome.failure.code,
+		message: refusalMessage(outcome, accountUrl),
 	};
-	if (outcome.failure.reason !== undefined) fields.reason = outcome.failure.reason;
 	if (outcome.cta !== undefined) {
 		fields.cta = outcome.cta;
 		if (outcome.ctaInferred) fields.ctaInferred = true;
-		fields.options = Array.isArray(body.options) ? body.options : [];
-		if (!outcome.ctaKnown && accountUrl) fields.accountUrl = accountUrl;
 	}
 	for (const member of PASSED_MEMBERS) {
 		if (body[member] !== undefined) fields[member] = body[member];
 	}
+	if (outcome.cta !== undefined) {
+		fields.options = Array.isArray(body.options) ? body.options : [];
+		if (!outcome.ctaKnown && accountUrl) fields.accountUrl = accountUrl;
+	}
+	fields.code = outcome.failure.code;
+	if (outcome.failure.reason !== undefined) fields.reason = outcome.failure.reason;
 	fields.detail = outcome.failure.detail;
-	fields.message = refusalMessage(outcome, accountUrl);
 	if (outcome.failure.requestId) fields.requestId = outcome.failure.requestId;
 	return fields;
 }

@@ -16,7 +16,7 @@ import { revise } from './deck/revise.operation';
 import { translate } from './deck/translate.operation';
 import { upload } from './material/upload.operation';
 import type { DeckGenMap, DeckGenResource, Operation } from './node.type';
-import { outputCount } from './outputs';
+import { hasPaymentOutputs, outputNames } from './outputs';
 
 export const operations: { [R in DeckGenResource]: Record<DeckGenMap[R], Operation> } = {
 	account: { getCredits },
@@ -40,7 +40,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = operationFor(this, resource, operationName);
-	const split = this.getNodeParameter('splitOutputsByCta', 0, false) === true;
+	const nodeVersion = this.getNode().typeVersion;
+	const paymentOutputs = hasPaymentOutputs(operationName, nodeVersion);
+	// Only where the switch is shown: a value saved on another operation has no outputs to split into.
+	const split = paymentOutputs && this.getNodeParameter('splitOutputsByCta', 0, false) === true;
 	const service = await serviceFor(this);
 	const keyStore = this.getContext('node');
 	const runIndex = Number(this.getWorkflowDataProxy(0).$runIndex ?? 0);
@@ -49,12 +52,21 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	return await runPerItem(
 		this,
 		{
-			outputCount: outputCount(split),
+			outputCount: outputNames(operationName, nodeVersion, split).length,
 			concurrency,
 			purchases: operation.spends ? keyStore : undefined,
 			singleOutput: isToolCall(this),
 		},
 		async (itemIndex) =>
-			await operation.execute({ ctx: this, service, itemIndex, split, runIndex, keyStore, spends: operation.spends }),
+			await operation.execute({
+				ctx: this,
+				service,
+				itemIndex,
+				split,
+				paymentOutputs,
+				runIndex,
+				keyStore,
+				spends: operation.spends,
+			}),
 	);
 }
