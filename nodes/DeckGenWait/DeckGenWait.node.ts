@@ -12,6 +12,7 @@ import { CancelledError } from '../shared/client';
 import { CREDENTIAL_TEST_METHOD, deckGenApiTest } from '../shared/n8n/credentialTest';
 import { failureDescription, failureMessage } from '../shared/n8n/errors';
 import { errorJson, isToolCall } from '../shared/n8n/runner';
+import { toolDescriptionProperty, WAIT_TOOL_DESCRIPTION, waitToolAnswer } from '../shared/n8n/tool';
 import { isLoopback, serviceFor } from '../shared/n8n/service';
 import {
 	CONTRACT_POLL_INTERVAL_MS,
@@ -93,10 +94,23 @@ export class DeckGenWait implements INodeType {
 				type: 'string',
 				default: 'taskId',
 				required: true,
+				displayOptions: { show: { '@tool': [false] } },
 				placeholder: 'e.g. taskId or deck.taskId',
 				description:
 					'Name of the input field holding the deck’s task ID, as Deck Generator → Create returns it; dots reach into nested fields',
 			},
+			// As an AI tool the model passes the task id itself, and the node checks once (a tool call
+			// cannot wait 10 to 35 minutes): shared/n8n/tool.ts.
+			{
+				displayName: 'Task ID',
+				name: 'taskId',
+				type: 'string',
+				default: "={{ $fromAI('taskId', 'The taskId that Create returned', 'string') }}",
+				required: true,
+				displayOptions: { show: { '@tool': [true] } },
+				description: 'The deck to check: the model fills it (the $fromAI key is the tool argument’s name). As a tool the node always checks once, whatever the Mode.',
+			},
+			toolDescriptionProperty(WAIT_TOOL_DESCRIPTION),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -199,14 +213,14 @@ export class DeckGenWait implements INodeType {
 
 		// Every item is checked before any waiting starts: a bad item fails fast, not after an hour.
 		for (let index = 0; index < items.length; index++) {
-			const field = this.getNodeParameter('taskIdField', index, 'taskId') as string;
-			const taskId = taskIdOf(items[index].json, field);
+			const field = singleOutput ? 'taskId' : (this.getNodeParameter('taskIdField', index, 'taskId') as string);
+			const taskId = singleOutput ? toolTaskId(this, index) : taskIdOf(items[index].json, field);
 			if (taskId === undefined) {
 				const error = new NodeOperationError(node, `Item ${index} has no task ID in the field "${field}"`, {
 					itemIndex: index,
 					description: `Set Task ID Field to the field that holds the deck's taskId (Deck Generator → Create returns it as "taskId"); dots reach into nested fields, e.g. deck.taskId.`,
 				});
-				if (!this.continueOnFail()) throw error;
+				if (!this.continueOnFail() && !singleOutput) throw error;
 				// The package's error item (as runner.ts): n8n keeps this JSON as it is, and moves it to
 				// the error output when On Error is "continue (using error output)".
 				placed[index] = {
@@ -219,7 +233,7 @@ export class DeckGenWait implements INodeType {
 				continue;
 			}
 
-			const mode = this.getNodeParameter('mode', index, 'waitUntilDone') as Mode;
+			const mode = singleOutput ? 'checkOnce' : (this.getNodeParameter('mode', index, 'waitUntilDone') as Mode);
 			const options = this.getNodeParameter('options', index, {}) as WaitOptions;
 			const interval = pollInterval(options.pollIntervalSeconds, loopback);
 			if (interval.clampedFrom !== undefined && mode === 'waitUntilDone') clampedFrom = interval.clampedFrom;
@@ -268,7 +282,9 @@ export class DeckGenWait implements INodeType {
 		});
 		await downloadCompleted(this, service.baseUrl, placed);
 		for (const entry of placed) {
-			if (entry) outputs[singleOutput ? 0 : entry.output].push(entry.item);
+			if (!entry) continue;
+			if (singleOutput) entry.item.json = waitToolAnswer(node, entry.item.json, service.baseUrl);
+			outputs[singleOutput ? 0 : entry.output].push(entry.item);
 		}
 
 		const requests = [...used].reduce((sum, report) => sum + report.requests, 0);
@@ -287,6 +303,13 @@ export function pollInterval(seconds: number | undefined, loopback: boolean): { 
 	const ms = (seconds ?? CONTRACT_POLL_INTERVAL_MS / 1000) * 1000;
 	if (ms < CONTRACT_POLL_INTERVAL_MS && !loopback) return { ms: CONTRACT_POLL_INTERVAL_MS, clampedFrom: ms / 1000 };
 	return { ms };
+}
+
+/** As a tool: the task id the model passed (the Task ID parameter), else the item's `taskId`. */
+function toolTaskId(ctx: IExecuteFunctions, index: number): string | undefined {
+	const given = ctx.getNodeParameter('taskId', index, '') as unknown;
+	const value = typeof given === 'string' || typeof given === 'number' ? String(given).trim() : '';
+	return value || taskIdOf(ctx.getInputData()[index].json, 'taskId');
 }
 
 /** The task id at `field`: a top-level key first (it may contain dots), else a dotted path. */

@@ -1,6 +1,7 @@
 /** The resource and operation pickers, and every operation's own fields. */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { deckGenToolDescriptionProperties } from '../../shared/n8n/tool';
 import { operations } from './router';
 
 export const resourceProperty: INodeProperties = {
@@ -130,4 +131,6 @@ export const properties: INodeProperties[] = [
 		Object.values(byOperation).flatMap((operation) => operation.description),
 	),
 	splitOutputsProperty,
+	// The tool variant's description of each operation (shown only there; shared/n8n/tool.ts).
+	...deckGenToolDescriptionProperties(),
 ];
