@@ -227,3 +227,23 @@ describe('as an AI tool', () => {
 		expect(missing.answer[0]).toMatchObject({ outcome: 'failed', code: 'missing_task_id' });
 	});
 });
+
+describe('a replay in an ordinary workflow', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await start({ seed: 19, clock: { manual: true } });
+	});
+	afterAll(async () => await sim.close());
+
+	test('the item says it is the deck bought earlier and nothing was charged', async () => {
+		const { loadWorkflow, runWith, jsonOf, brief: createBrief } = await import('../deckgen/fixture');
+		const { key } = sim.control.createAccount({ balance: 100, subscriber: true });
+		const order = createBrief({ delivery_id: 'delivery-ordinary-1' });
+		const first = jsonOf((await runWith(sim, loadWorkflow('create'), key, [order])).output('Success'));
+		expect(first[0].replayed).toBeUndefined();
+		expect(first[0].message).toBeUndefined();
+		const again = jsonOf((await runWith(sim, loadWorkflow('create'), key, [order])).output('Success'));
+		expect(again[0]).toMatchObject({ taskId: first[0].taskId, replayed: true, message: 'This is the deck bought earlier; nothing was charged.' });
+		expect(sim.control.balanceOf(key)).toBe(90);
+	});
+});
