@@ -25,7 +25,7 @@ import { ensureN8n, Flavor } from './n8n-install';
 import { closeHttpClients, N8nInstance, startN8n, WorkflowJson } from './n8n-instance';
 import { ensureBuilt, REPO } from './fixtures/build';
 
-const flavors = (process.env.DECKGEN_E2E_FLAVORS ?? 'v2,v1').split(',').map((s) => s.trim() as Flavor).filter((f) => f === 'v2');
+const flavors = (process.env.DECKGEN_E2E_FLAVORS ?? 'v2,v1').split(',').map((s) => s.trim() as Flavor);
 const EXAMPLE = path.join(REPO, 'test', 'workflows', 'examples', 'mcp-agent-tools.json');
 const CALL_LIMIT_MS = 60_000;
 
@@ -37,9 +37,7 @@ afterAll(async () => {
 	console.log(`E2E_MCP_REPORT ${JSON.stringify(report)}`);
 });
 
-const describeFlavor = flavors.length ? describe.each(flavors) : describe.skip.each(['v2' as Flavor]);
-
-describeFlavor('the Deck Generator tools through n8n %s MCP Server Trigger', (flavor) => {
+describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigger', (flavor) => {
 	let sim: Simulator;
 	let n8n: N8nInstance;
 	let apiKey: string;

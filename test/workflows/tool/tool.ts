@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { NodeHelpers, type INode, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers, type IDataObject, type INode, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { DeckGen } from '../../../nodes/DeckGen/DeckGen.node';
 import { DeckGenWait } from '../../../nodes/DeckGenWait/DeckGenWait.node';
@@ -74,7 +74,7 @@ export async function callTool(sim: Simulator, node: INode, args: Record<string,
 	} as WorkflowJson;
 	const result = await runWorkflow(workflow, {
 		credentials: { deckGenApi: { apiKey: key, baseUrl: sim.url, accountUrl: 'https://app.deckgen.example/account' } },
-		inputItems: [{ json: args }],
+		inputItems: [{ json: args as IDataObject }],
 		nodeTypes: { [DECK_TOOL]: deckGenTool, [WAIT_TOOL]: deckGenWaitTool },
 	});
 	assertNoKeyLeak(sim, result, [key]);
