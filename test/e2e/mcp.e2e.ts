@@ -1,6 +1,6 @@
 /**
- * The Deck Generator nodes as an MCP server, driven the way an agent drives them: a real n8n 2.x
- * with the package installed as a community package, the example workflow
+ * The Deck Generator nodes as an MCP server, driven the way an agent drives them: a real n8n
+ * (2.41.1, and 1.123.81, whose MCP Server Trigger v2 speaks Streamable HTTP as well) with the package installed as a community package, the example workflow
  * test/workflows/examples/mcp-agent-tools.json (MCP Server Trigger v2 with Bearer Auth, the Deck
  * Generator tools and the Wait tool) imported and published, and the official MCP SDK client
  * (`@modelcontextprotocol/sdk`, Streamable HTTP) against it, the credential on the simulator.
@@ -13,7 +13,6 @@
  * default limit) and the API key in no result, log line or saved execution.
  *
  * Run: DECKGEN_E2E_FLAVORS=v2 npx jest --selectProjects reference --roots test/e2e --testMatch '**\/mcp.e2e.ts' --testPathIgnorePatterns /node_modules/ --testTimeout 600000 --runInBand
- * (2.x only: n8n 1.123's MCP Server Trigger has no Streamable HTTP endpoint at v2.)
  */
 import * as fs from 'fs';
 import * as path from 'path';
