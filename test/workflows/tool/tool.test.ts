@@ -96,6 +96,23 @@ describe('as an AI tool', () => {
 		expect(sim.control.balanceOf(key)).toBe(90);
 	});
 
+	test('the key policy as a tool: an identical call replays, a new purchaseReference or a changed argument buys another', async () => {
+		const { key } = sim.control.createAccount({ balance: 100, subscriber: true });
+		const node = exampleTool('Create Deck');
+		const bought = (await callTool(sim, node, brief(), key)).answer[0];
+		const again = (await callTool(sim, node, brief(), key)).answer[0];
+		expect(again).toMatchObject({ taskId: bought.taskId, replayed: true });
+		expect(String(again.message)).toMatch(/^This is the deck bought earlier; nothing was charged\./);
+		expect(sim.control.balanceOf(key)).toBe(90);
+
+		const another = (await callTool(sim, node, brief({ purchaseReference: 'second copy' }), key)).answer[0];
+		expect(another.taskId).not.toBe(bought.taskId);
+		expect(another.replayed).toBeUndefined();
+		const changed = (await callTool(sim, node, brief({ title: 'Q4 review' }), key)).answer[0];
+		expect(changed.taskId).not.toBe(bought.taskId);
+		expect(sim.control.balanceOf(key)).toBe(70);
+	});
+
 	test('a price that differs: price_drift names expectedCredits and the live price; nothing is charged', async () => {
 		const { key } = sim.control.createAccount({ balance: 100, subscriber: true });
 		const { answer, elsewhere, result } = await callTool(sim, exampleTool('Create Deck'), brief({ expectedCredits: 3 }), key);
