@@ -208,7 +208,9 @@ export function toolAnswer(
 		case 'price_drift': {
 			const live = json.credits;
 			const max = argumentOf(node, 'maxCredits');
-			json.message = `The live price is ${String(live)} credits, not the ${String(json.expectedCredits)} sent as ${expected}. Nothing was bought or charged. If the person agreed to pay ${String(live)} credits, call again with ${expected} ${String(live)}${max ? ` (or raise ${max} to allow it)` : ''}; otherwise ask them first.`;
+			json.message = argumentOf(node, 'expectedCredits')
+				? `The live price is ${String(live)} credits, not the ${String(json.expectedCredits)} sent as ${expected}. Nothing was bought or charged. If the person agreed to pay ${String(live)} credits, call again with ${expected} ${String(live)}${max ? ` (or raise ${max} to allow it)` : ''}; otherwise ask them first.`
+				: `The live price is ${String(live)} credits, not the ${String(json.expectedCredits)} this workflow agreed to. Nothing was bought or charged. The price is fixed in the workflow (Expected Credits): only a person can change it, so tell them the live price.`;
 			break;
 		}
 		case 'client_action':

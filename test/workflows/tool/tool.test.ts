@@ -123,6 +123,11 @@ describe('as an AI tool', () => {
 		expect(answer[0].message).toMatch(/call again with expectedCredits 10/);
 		expect(answer[0].message).not.toMatch(/Expected Credits|Max Credits/);
 		expect(sim.control.balanceOf(key)).toBe(100);
+
+		// A price the workflow fixes is not the model's to change: the message says a person must.
+		const fixed = await callTool(sim, exampleTool('Create Deck', { expectedCredits: 3 }), brief(), key);
+		expect(fixed.answer[0]).toMatchObject({ outcome: 'price_drift', credits: 10 });
+		expect(fixed.answer[0].message).toMatch(/fixed in the workflow \(Expected Credits\): only a person can change it/);
 	});
 
 	test('a surcharge: only a person may approve it, and the message names confirmSlideSurcharge; fixed in the workflow, it says the tool cannot', async () => {
