@@ -46,6 +46,8 @@ describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigg
 	/** Every tool answer's text, to look for the key in. */
 	const texts: string[] = [];
 	const durations: Array<{ tool: string; ms: number }> = [];
+	const r: Json = {};
+	report[flavor] = r;
 
 	const connect = async (): Promise<Client> => {
 		const client = new Client({ name: 'deckgen-e2e', version: '1.0.0' });
@@ -90,7 +92,7 @@ describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigg
 	beforeAll(async () => {
 		ensureBuilt();
 		const install = await ensureN8n(flavor);
-		report.n8n = install.version;
+		r.n8n = install.version;
 		sim = await start({ seed: 18, clock: { speed: 60_000 }, limits: { retryAfterMs: 20, maxConcurrentDecks: 100 } });
 		apiKey = sim.keys.personal;
 		n8n = await startN8n({ flavor, packageDir: REPO, env: { N8N_LOG_LEVEL: 'debug' } });
@@ -108,9 +110,9 @@ describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigg
 
 	afterAll(async () => {
 		for (const client of clients) await client.close().catch(() => undefined);
-		report.durations = durations;
-		report.maxCallMs = Math.max(0, ...durations.map((d) => d.ms));
-		report.charges = sim?.ledger.charges.length;
+		r.durations = durations;
+		r.maxCallMs = Math.max(0, ...durations.map((d) => d.ms));
+		r.charges = sim?.ledger.charges.length;
 		await n8n?.stop();
 		await sim?.close();
 	});
@@ -129,7 +131,7 @@ describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigg
 		const client = await connect();
 		const { tools } = await client.listTools();
 		const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-		report.tools = tools.map((t) => t.name);
+		r.tools = tools.map((t) => t.name);
 		expect(Object.keys(byName).sort()).toEqual(['Check_Deck', 'Create_Deck', 'Get_Credits', 'Get_Deck_Status']);
 
 		const create = byName.Create_Deck;
@@ -166,7 +168,7 @@ describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigg
 		const [deck] = created.items;
 		expect(deck).toMatchObject({ outcome: 'success', taskId: expect.any(String) });
 		expect(deck.message).toMatch(/call Get Status with taskId/);
-		report.taskId = deck.taskId;
+		r.taskId = deck.taskId;
 
 		let status: Json = {};
 		for (let poll = 0; poll < 50; poll++) {
@@ -236,7 +238,7 @@ describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigg
 
 	test('the API key is in no tool answer, log line or saved execution', async () => {
 		const executions = await n8n.listExecutions({ workflowId, limit: 100 });
-		report.executions = executions.length;
+		r.executions = executions.length;
 		expect(executions.length).toBeGreaterThan(0);
 		const saved = await Promise.all(executions.map((e) => n8n.getExecution(String(e.id))));
 		const everything = [texts.join('\n'), n8n.logs, JSON.stringify(saved)].join('\n');
