@@ -13,6 +13,7 @@ import { CancelledError } from '../shared/client';
 import { CREDENTIAL_TEST_METHOD, deckGenApiTest } from '../shared/n8n/credentialTest';
 import { failureDescription, failureMessage } from '../shared/n8n/errors';
 import { errorJson, isToolCall } from '../shared/n8n/runner';
+import { toolDescriptionProperty, WAIT_TOOL_DESCRIPTION, waitToolAnswer } from '../shared/n8n/tool';
 import { isLoopback, serviceFor } from '../shared/n8n/service';
 import {
 	CONTRACT_POLL_INTERVAL_MS,
@@ -106,7 +107,7 @@ export class DeckGenWait implements INodeType {
 				type: 'string',
 				default: '={{ $json.taskId }}',
 				required: true,
-				displayOptions: { show: { '@version': [{ _cnd: { gte: TASK_ID_EXPRESSION_VERSION } }] } },
+				displayOptions: { show: { '@version': [{ _cnd: { gte: TASK_ID_EXPRESSION_VERSION } }], '@tool': [false] } },
 				description:
 					'The taskId returned by Deck Generator → Create. The default reads it from the input item, as Get Status and Download do; point the expression elsewhere when it is nested.',
 			},
@@ -117,10 +118,22 @@ export class DeckGenWait implements INodeType {
 				default: 'taskId',
 				required: true,
 				placeholder: 'e.g. taskId or deck.taskId',
-				displayOptions: { show: { '@version': [{ _cnd: { lt: TASK_ID_EXPRESSION_VERSION } }] } },
+				displayOptions: { show: { '@version': [{ _cnd: { lt: TASK_ID_EXPRESSION_VERSION } }], '@tool': [false] } },
 				description:
 					'Name of the input field holding the deck’s task ID, as Deck Generator → Create returns it; dots reach into nested fields',
 			},
+			// As an AI tool the model passes the task id itself, and the node checks once (a tool call
+			// cannot wait 10 to 35 minutes): shared/n8n/tool.ts.
+			{
+				displayName: 'Task ID',
+				name: 'taskId',
+				type: 'string',
+				default: "={{ $fromAI('taskId', 'The taskId that Create returned', 'string') }}",
+				required: true,
+				displayOptions: { show: { '@tool': [true] } },
+				description: 'The deck to check: the model fills it (the $fromAI key is the tool argument’s name). As a tool the node always checks once, whatever the Mode.',
+			},
+			toolDescriptionProperty(WAIT_TOOL_DESCRIPTION),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -232,9 +245,10 @@ export class DeckGenWait implements INodeType {
 
 		// Every item is checked before any waiting starts: a bad item fails fast, not after an hour.
 		for (let index = 0; index < items.length; index++) {
-			const { taskId, error } = readTaskId(this, index, items[index].json);
+			const { taskId, error } = singleOutput ? toolTaskId(this, index) : readTaskId(this, index, items[index].json);
 			if (error) {
-				if (!this.continueOnFail()) throw error;
+				// As a tool a missing task id is an answer to the model, not a failed execution.
+				if (!this.continueOnFail() && !singleOutput) throw error;
 				// The package's error item (as runner.ts): n8n keeps this JSON as it is, and moves it to
 				// the error output when On Error is "continue (using error output)".
 				placed[index] = {
@@ -247,7 +261,7 @@ export class DeckGenWait implements INodeType {
 				continue;
 			}
 
-			const mode = this.getNodeParameter('mode', index, 'waitUntilDone') as Mode;
+			const mode = singleOutput ? 'checkOnce' : (this.getNodeParameter('mode', index, 'waitUntilDone') as Mode);
 			const options = this.getNodeParameter('options', index, {}) as WaitOptions;
 			const interval = pollInterval(options.pollIntervalSeconds, loopback);
 			if (interval.clampedFrom !== undefined && mode === 'waitUntilDone') clampedFrom = interval.clampedFrom;
@@ -300,7 +314,9 @@ export class DeckGenWait implements INodeType {
 		await downloadCompleted(this, service.baseUrl, placed);
 		simplifyItems(this, placed);
 		for (const entry of placed) {
-			if (entry) outputs[singleOutput ? 0 : entry.output].push(entry.item);
+			if (!entry) continue;
+			if (singleOutput) entry.item.json = waitToolAnswer(node, entry.item.json, service.baseUrl);
+			outputs[singleOutput ? 0 : entry.output].push(entry.item);
 		}
 
 		const requests = [...used].reduce((sum, report) => sum + report.requests, 0);
@@ -361,6 +377,17 @@ function readTaskId(
 function taskIdOfValue(value: unknown): string | undefined {
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** As a tool: the task id the model passed (the tool's Task ID parameter), else the item's `taskId`. */
+function toolTaskId(ctx: IExecuteFunctions, index: number): ReturnType<typeof readTaskId> {
+	const taskId = taskIdOfValue(ctx.getNodeParameter('taskId', index, '') as unknown) ?? taskIdOf(ctx.getInputData()[index].json, 'taskId');
+	if (taskId !== undefined) return { taskId };
+	const error = new NodeOperationError(ctx.getNode(), `Item ${index} has no task ID`, {
+		itemIndex: index,
+		description: 'Call the tool again with taskId set to the taskId that Create returned.',
+	});
+	return { error: Object.assign(error, { field: 'taskId' }) };
 }
 
 /** The task id at `field`: a top-level key first (it may contain dots), else a dotted path. */

@@ -55,6 +55,10 @@ export const VERSION_CAP_ACTION = 'This deck has reached its maximum number of v
 export const PRICE_DRIFT_ACTION =
 	'The live price differs from the expected price: confirm the new price with whoever pays, then send it as Expected Credits (or raise Max Credits).';
 
+/** The `message` of every item the service answered by replaying an earlier purchase. */
+export const REPLAYED_MESSAGE = 'This is the deck bought earlier; nothing was charged.';
+export const REPLAYED_UPLOAD_MESSAGE = 'This is the material uploaded earlier; nothing was charged.';
+
 export function classify(response: ServiceResponse): Outcome {
 	if (isSuccess(response.status)) {
 		const parsed = parseJson(response.text);

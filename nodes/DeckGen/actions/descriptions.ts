@@ -2,6 +2,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { OUTPUTS_PER_OPERATION_VERSION, PAYMENT_OPERATIONS } from './outputs';
+import { deckGenToolDescriptionProperties } from '../../shared/n8n/tool';
 import { operations } from './router';
 
 export const resourceProperty: INodeProperties = {
@@ -151,4 +152,6 @@ export const properties: INodeProperties[] = [
 	...operationProperties.filter((property) => !isOptions(property)),
 	...splitOutputsProperties,
 	...operationProperties.filter(isOptions),
+	// The tool variant's description of each operation (shown only there; shared/n8n/tool.ts).
+	...deckGenToolDescriptionProperties(),
 ];

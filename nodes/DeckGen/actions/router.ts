@@ -6,6 +6,7 @@ import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } f
 
 import { isToolCall, runPerItem } from '../../shared/n8n/runner';
 import { serviceFor } from '../../shared/n8n/service';
+import { toolAnswer } from '../../shared/n8n/tool';
 import { getCredits } from './account/getCredits.operation';
 import { request } from './custom/request.operation';
 import { create } from './deck/create.operation';
@@ -48,6 +49,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const keyStore = this.getContext('node');
 	const runIndex = Number(this.getWorkflowDataProxy(0).$runIndex ?? 0);
 	const concurrency = (this.getNodeParameter('options.concurrency', 0, 4) as number) || 4;
+	const tool = isToolCall(this);
 
 	return await runPerItem(
 		this,
@@ -55,10 +57,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			outputCount: outputNames(operationName, nodeVersion, split).length,
 			concurrency,
 			purchases: operation.spends ? keyStore : undefined,
-			singleOutput: isToolCall(this),
+			singleOutput: tool,
+			toolAnswers: tool,
 		},
-		async (itemIndex) =>
-			await operation.execute({
+		async (itemIndex) => {
+			const emitted = await operation.execute({
 				ctx: this,
 				service,
 				itemIndex,
@@ -67,6 +70,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				runIndex,
 				keyStore,
 				spends: operation.spends,
-			}),
+			});
+			// As an AI tool: the same facts, with a message in the tool's argument terms (shared/n8n/tool.ts).
+			return tool ? toolAnswer(this, `${resource}.${operationName}`, emitted, service.baseUrl) : emitted;
+		},
 	);
 }

@@ -19,7 +19,7 @@ import {
 	type PurchaseResult,
 } from '../../shared/idempotency';
 import { withFormLabels, type FormLabels } from '../../shared/formLabels';
-import { livePriceOf, refusalFields, type Outcome } from '../../shared/outcome';
+import { livePriceOf, refusalFields, REPLAYED_MESSAGE, REPLAYED_UPLOAD_MESSAGE, type Outcome } from '../../shared/outcome';
 import type { RetrySettings } from '../../shared/retry';
 import { deckPath, type HttpMethod } from '../../shared/transport';
 import { toNodeApiError } from '../../shared/n8n/errors';
@@ -252,7 +252,7 @@ function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): Emitte
 			...(body as IDataObject),
 			outcome: 'success',
 			...options.extra,
-			...(outcome.replayed ? { replayed: true } : {}),
+			...(outcome.replayed ? { replayed: true, message: item.spends ? REPLAYED_MESSAGE : REPLAYED_UPLOAD_MESSAGE } : {}),
 			...(outcome.requestId ? { requestId: outcome.requestId } : {}),
 		};
 		if (options.requiredMember && (body[options.requiredMember] === undefined || body[options.requiredMember] === '')) {
