@@ -68,17 +68,17 @@ const times = (n: number, step: FaultStep): FaultStep[] => Array.from({ length: 
  */
 const AFTER_COMMIT: FaultRule[] = [
 	// 500 after the commit, one more 500: the call gives up; Retry On Fail's second try replays it.
-	{ method: 'POST', kind: 'status500', afterCommit: true, probability: 0.004, followedBy: [s500] },
+	{ method: 'POST', kind: 'status500', afterCommit: true, probability: 0.001, followedBy: [s500] },
 	// 500 after the commit, then 500, then six 503s: both tries of the node end on a 5xx.
-	{ method: 'POST', kind: 'status500', afterCommit: true, probability: 0.004, followedBy: [s500, ...times(6, s503)] },
+	{ method: 'POST', kind: 'status500', afterCommit: true, probability: 0.001, followedBy: [s500, ...times(6, s503)] },
 	// 503 after the commit, five plain 503s, then the edge's 429: both tries end without an answer.
-	{ method: 'POST', kind: 'status503', afterCommit: true, probability: 0.004, followedBy: [...times(5, s503plain), edge429] },
+	{ method: 'POST', kind: 'status503', afterCommit: true, probability: 0.001, followedBy: [...times(5, s503plain), edge429] },
 	// 500 after the commit, 503s, 429s, then 500s again: into the executions-list retry.
-	{ method: 'POST', kind: 'status500', afterCommit: true, probability: 0.003, followedBy: [...times(5, s503), edge429, s500, s500] },
+	{ method: 'POST', kind: 'status500', afterCommit: true, probability: 0.001, followedBy: [...times(5, s503), edge429, s500, s500] },
 	// The answer dropped after the commit, then 503s and the edge's 429 as the last answers.
-	{ method: 'POST', kind: 'drop-after-commit', probability: 0.004, followedBy: [...times(5, s503), edge429] },
+	{ method: 'POST', kind: 'drop-after-commit', probability: 0.001, followedBy: [...times(5, s503), edge429] },
 	// The answer dropped after the commit, then 429s (bucket, edge) as the last answers.
-	{ method: 'POST', kind: 'drop-after-commit', probability: 0.003, followedBy: [...times(5, bucket429), edge429] },
+	{ method: 'POST', kind: 'drop-after-commit', probability: 0.001, followedBy: [...times(5, bucket429), edge429] },
 ];
 
 /**
@@ -87,8 +87,8 @@ const AFTER_COMMIT: FaultRule[] = [
  * next node starts, so Create's recovered run is one artificial item and the retry runs it as run
  * index 1).
  */
-const CRASH_DURING_CREATE = 0.04;
-const CRASH_AFTER_CREATE = 0.04;
+const CRASH_DURING_CREATE = 0.07;
+const CRASH_AFTER_CREATE = 0.07;
 
 /** Every POST: about 40% of them draw a fault (first matching rule that fires, in this order). */
 const FAULTS: FaultRule[] = [
@@ -402,7 +402,7 @@ class Soak {
 			if (batch.boughtBeforeCrash.has(charge.chargeId)) continue;
 			if (named.taskIds.has(charge.taskId) || named.keys.has(charge.idempotencyKey)) continue;
 			this.tally.unnamedAtSave++;
-			this.unnamed(charge, `${where}: deck ${charge.taskId} (${charge.operation}) was bought but the saved execution names it nowhere`);
+			this.unnamed(charge, `${where}: deck ${charge.taskId} (${charge.operation}) was bought but the saved execution names it nowhere (${this.answersTo(charge)})`);
 		}
 	}
 
@@ -411,8 +411,17 @@ class Soak {
 		const named = namedByAll(batch.history);
 		for (const charge of this.chargesOf(batch)) {
 			if (named.taskIds.has(charge.taskId) || named.keys.has(charge.idempotencyKey)) continue;
-			this.unnamed(charge, `${where}: deck ${charge.taskId} (${charge.operation}) was bought but none of its ${batch.history.length} executions names it`);
+			const crashed = batch.boughtBeforeCrash.has(charge.chargeId) ? 'bought before a crash; ' : '';
+			this.unnamed(charge, `${where}: deck ${charge.taskId} (${charge.operation}) was bought but none of its ${batch.history.length} executions names it (${crashed}${this.answersTo(charge)})`);
 		}
+	}
+
+	/** What the requests with the charge's key were answered, for a violation's message. */
+	private answersTo(charge: Charge): string {
+		const answers = this.sim.ledger.requests
+			.filter((r) => r.idempotencyKey === charge.idempotencyKey && r.principalId === charge.principalId)
+			.map((r) => `${r.status || 'no answer'}${r.faultAfterCommit ? ' after commit' : ''}`);
+		return `its key was answered: ${answers.join(', ')}`;
 	}
 
 	private unnamed(charge: Charge, violation: string): void {
@@ -528,7 +537,8 @@ function doubleCharges(charges: readonly Charge[], requests: readonly RequestRec
 }
 
 /**
- * Faults by kind, as the simulator injected them, plus the 409 already_in_progress answers. A
+ * Faults by kind, as the simulator injected them, plus the 409 conflicts (already_in_progress from a
+ * redelivery meeting a slow original; a deck busy with a second purchase made under a new key). A
  * 500/503 after the commit and the faults that followed one for the same request have rows of their own.
  */
 function faultsByKind(requests: readonly RequestRecord[]): Record<string, number> {
@@ -546,7 +556,7 @@ function faultsByKind(requests: readonly RequestRecord[]): Record<string, number
 	counts['500 after commit'] = 0;
 	counts['503 after commit'] = 0;
 	counts['same request again: 5xx, 429'] = 0;
-	counts['409 already_in_progress'] = 0;
+	counts['409 conflict'] = 0;
 	for (const record of requests) {
 		if (record.faultFollowUp) {
 			counts['same request again: 5xx, 429']++;
@@ -556,7 +566,7 @@ function faultsByKind(requests: readonly RequestRecord[]): Record<string, number
 			const shaped = record.fault === 'status503' || record.fault === 'status429' ? `${record.fault} ${record.faultShape ?? 'problem'}` : record.fault;
 			counts[label[shaped] ?? shaped] = (counts[label[shaped] ?? shaped] ?? 0) + 1;
 		} else if (record.status === 409) {
-			counts['409 already_in_progress']++;
+			counts['409 conflict']++;
 		}
 	}
 	return counts;
