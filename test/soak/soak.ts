@@ -419,7 +419,7 @@ class Soak {
 	/** What the requests with the charge's key were answered, for a violation's message. */
 	private answersTo(charge: Charge): string {
 		const answers = this.sim.ledger.requests
-			.filter((r) => r.idempotencyKey === charge.idempotencyKey && r.principalId === charge.principalId)
+			.filter((r) => r.idempotencyKey === charge.idempotencyKey)
 			.map((r) => `${r.status || 'no answer'}${r.faultAfterCommit ? ' after commit' : ''}`);
 		return `its key was answered: ${answers.join(', ')}`;
 	}
