@@ -24,8 +24,8 @@
  *
  * Invariants:
  * - as saved: every execution that ended in error, before it is retried, names every deck its batch
- *   bought so far (by taskId, or by key as "may have been bought"), except decks bought by an
- *   execution that crashed (n8n kept nothing of it; its purchases are in n8n's log);
+ *   bought so far (by taskId, or by key as "may have been bought"), except decks whose request an
+ *   execution that crashed had sent (n8n kept nothing of it; its purchases are in n8n's log);
  * - in the end: every deck a batch bought is named (taskId, or key as "may have been bought") by an
  *   output item or a saved error of one of the batch's executions (crashed ones and retries included);
  * - at the end, against the simulator's ledger: no spend charged twice, no deck charged twice for the
@@ -35,6 +35,7 @@
  * invariants are strict, and the seed is printed so a failure can be replayed.
  */
 import { writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
@@ -305,7 +306,7 @@ class Soak {
 		const workflow = workflowFor(operation);
 		const credentials = { deckGenApi: { apiKey: account.key, baseUrl: this.sim.url } };
 
-		const batch: Batch = { principalId: account.principalId, size, history: [], boughtBeforeCrash: new Set() };
+		const batch: Batch = { principalId: account.principalId, size, history: [], sentBeforeCrash: new Set() };
 		// A lineage is one delivery and its executions-list retries; a redelivered batch has two, run at once.
 		const lineages: RunResult[] = await Promise.all(
 			Array.from({ length: redelivered ? 2 : 1 }, async () => await this.execute(workflow, batch, { credentials, inputItems: inputs })),
@@ -384,8 +385,13 @@ class Soak {
 		if (result.status === 'crashed') {
 			if (crash?.signal) this.tally.crashedDuringCreate++;
 			else this.tally.crashedAfterCreate++;
-			// n8n kept nothing of what this execution bought; a retry must name it (checkNamedInTheEnd).
-			for (const charge of this.chargesOf(batch)) batch.boughtBeforeCrash.add(charge.chargeId);
+			// n8n kept nothing of what this execution bought, and a request that reached the service
+			// before the crash may be committed after it; a retry must name them (checkNamedInTheEnd).
+			// The restart takes a moment: every request sent before the crash has arrived by then.
+			await sleep(50);
+			for (const request of this.sim.ledger.requests) {
+				if (request.principalId === batch.principalId && request.idempotencyKey) batch.sentBeforeCrash.add(request.idempotencyKey);
+			}
 		}
 		this.checkLeaks(result);
 		return result;
@@ -399,7 +405,7 @@ class Soak {
 		if (lineages.every((result) => result.status !== 'error')) return;
 		const named = namedByAll(lineages);
 		for (const charge of this.chargesOf(batch)) {
-			if (batch.boughtBeforeCrash.has(charge.chargeId)) continue;
+			if (batch.sentBeforeCrash.has(charge.idempotencyKey)) continue;
 			if (named.taskIds.has(charge.taskId) || named.keys.has(charge.idempotencyKey)) continue;
 			this.tally.unnamedAtSave++;
 			this.unnamed(charge, `${where}: deck ${charge.taskId} (${charge.operation}) was bought but the saved execution names it nowhere (${this.answersTo(charge)})`);
@@ -411,7 +417,7 @@ class Soak {
 		const named = namedByAll(batch.history);
 		for (const charge of this.chargesOf(batch)) {
 			if (named.taskIds.has(charge.taskId) || named.keys.has(charge.idempotencyKey)) continue;
-			const crashed = batch.boughtBeforeCrash.has(charge.chargeId) ? 'bought before a crash; ' : '';
+			const crashed = batch.sentBeforeCrash.has(charge.idempotencyKey) ? 'sent before a crash; ' : '';
 			this.unnamed(charge, `${where}: deck ${charge.taskId} (${charge.operation}) was bought but none of its ${batch.history.length} executions names it (${crashed}${this.answersTo(charge)})`);
 		}
 	}
@@ -453,8 +459,8 @@ interface Batch {
 	size: number;
 	/** Every execution of the batch: deliveries, crashed ones and retries. */
 	history: RunResult[];
-	/** Charges made before one of the batch's executions crashed. */
-	boughtBeforeCrash: Set<string>;
+	/** Idempotency keys the service had received when one of the batch's executions crashed. */
+	sentBeforeCrash: Set<string>;
 }
 
 function namedByAll(results: RunResult[]): { taskIds: Set<string>; keys: Set<string> } {
