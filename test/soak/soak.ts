@@ -46,7 +46,7 @@ import { createRng, type Rng } from '../simulator/rng';
 const DECK = 'Deck Generator';
 /** Items per execution. */
 const BATCH = 10;
-/** Executions-list retries of one failed execution before its unfinished items count as lost. */
+/** Executions-list retries of executions that ended in error before a batch's unfinished items count as lost (a crashed one is always retried). */
 const MAX_RETRIES = 8;
 /** One batch in REDELIVERY_EVERY of Create and Custom Request is delivered twice, with the key override. */
 const REDELIVERY_EVERY = 3;
@@ -314,14 +314,19 @@ class Soak {
 		if (redelivered) this.tally.redeliveries++;
 
 		const where = `batch ${batchIndex} (${operation})`;
+		// A crash is n8n's doing, not the workflow's: its retry does not count against MAX_RETRIES.
+		const errorRetries = lineages.map(() => 0);
 		for (let round = 0; ; round++) {
 			// As saved, before any further retry: every deck this batch bought is named somewhere.
 			this.checkNamed(batch, lineages, `${where} round ${round}`);
-			const failed = lineages.map((result, i) => ({ result, i })).filter(({ result }) => result.status === 'error' || result.status === 'crashed');
-			if (!failed.length || round >= MAX_RETRIES) break;
+			const failed = lineages
+				.map((result, i) => ({ result, i }))
+				.filter(({ result, i }) => result.status === 'crashed' || (result.status === 'error' && errorRetries[i] < MAX_RETRIES));
+			if (!failed.length) break;
 			await Promise.all(
 				failed.map(async ({ result, i }) => {
 					this.tally.retries++;
+					if (result.status === 'error') errorRetries[i]++;
 					lineages[i] = await this.execute(workflow, batch, { credentials, previousRun: result, mode: 'retry' });
 				}),
 			);
