@@ -235,6 +235,9 @@ export class DeckGenWait implements INodeType {
 			});
 		}
 
+		if (waiting.some((entry) => !entry.spec.once) && this.getWorkflowSettings().saveExecutionProgress !== true) {
+			this.addExecutionHints?.({ message: UNSAVED_PROGRESS_HINT, type: 'info', location: 'outputPane' });
+		}
 		if (clampedFrom !== undefined) {
 			const message = `Poll Interval of ${clampedFrom} s is below the 5 s the service asks for; polling every 5 s (only a loopback Base URL is polled faster)`;
 			this.logger.warn(`Deck Generator Wait: ${message}`);
@@ -278,6 +281,14 @@ export class DeckGenWait implements INodeType {
 		return outputs;
 	}
 }
+
+/**
+ * Said when Wait Until Done runs in a workflow that does not save its progress: by default n8n
+ * saves an execution only at its start, at a wait and at its end, so a restart while this node
+ * waits loses every output before it.
+ */
+export const UNSAVED_PROGRESS_HINT =
+	'This workflow does not save execution progress (unless your n8n does so by default: EXECUTIONS_DATA_SAVE_ON_PROGRESS). If n8n restarts or crashes while this node waits, the execution is marked crashed and the decks bought before it are not in it; Retry replays those purchases without charging again. To resume at this node instead, turn on "Save execution progress" in the workflow settings. For many or long decks, use Check Once with n8n\'s Wait node.';
 
 /**
  * The interval between two reads of a deck. Below the contract's 5 s only on a loopback base URL
