@@ -367,7 +367,7 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 		}
 		const endedAs = { status: ended.status, ranNodes: Object.keys(ended.data?.resultData?.runData ?? {}) };
 		// the decks are named in the dead worker's log (each purchase is logged when made), nowhere in the execution
-		const namedInWorkerLog = bought.filter((taskId) => victim.logs().includes(taskId));
+		const namedInWorkerLog = bought.filter((taskId) => victim.logs().includes(`purchase made, taskId ${taskId}`));
 
 		// Retry from the executions list: nothing saved to run from, nothing bought
 		const createsBefore = sim.ledger.requests.filter((q) => q.method === 'POST' && q.path === '/v1/decks').length;
@@ -404,6 +404,7 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 		expect(again.status).toBe('success');
 		expect([...charged].sort()).toEqual([...bought].sort());
 		expect([...completed].sort()).toEqual([...bought].sort());
+		expect(userBuilt.itemsOut(again, userBuilt.CREATE_NODE).map((j) => j.replayed)).toEqual([true, true, true]);
 		for (const w of stack.workers) expect(w.logs().includes(apiKey)).toBe(false);
 	}, TEST_TIMEOUT_MS);
 });

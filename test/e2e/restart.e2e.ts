@@ -206,6 +206,8 @@ describeV2('issue 15 in real n8n v2 (2.41.1, regular mode, SQLite): restarts, cr
 		createRequests: number;
 		/** task ids charged while this retry ran */
 		newCharges: string[];
+		/** Create's items in the retry, as `replayed` says (true: the service replayed the purchase) */
+		createReplayed: unknown[];
 	}
 
 	/** Both retries of a crashed execution, one after the other, with what each bought and delivered. */
@@ -224,6 +226,7 @@ describeV2('issue 15 in real n8n v2 (2.41.1, regular mode, SQLite): restarts, cr
 				createRan: (creates ?? []).some((r) => (r.startTime ?? 0) >= Date.parse(e.startedAt ?? '') - 1_000),
 				createRequests: createRequestsSince(sim, before.requests),
 				newCharges: chargesSince(sim, before.charges).map((c) => c.taskId),
+				createReplayed: itemsOut(e, CREATE_NODE).map((j) => j.replayed),
 			});
 		}
 		return rows;
@@ -242,7 +245,14 @@ describeV2('issue 15 in real n8n v2 (2.41.1, regular mode, SQLite): restarts, cr
 		for (const r of retries) {
 			expect({ loadWorkflow: r.loadWorkflow, status: r.status, retryOf: r.retryOf }).toEqual({ loadWorkflow: r.loadWorkflow, status: 'success', retryOf: executionId });
 			expect({ loadWorkflow: r.loadWorkflow, completed: sorted(r.completed) }).toEqual({ loadWorkflow: r.loadWorkflow, completed: sorted(bought) });
+			// Create ran again and the service replayed each purchase
+			expect({ loadWorkflow: r.loadWorkflow, createRan: r.createRan, createReplayed: r.createReplayed }).toEqual({ loadWorkflow: r.loadWorkflow, createRan: true, createReplayed: bought.map(() => true) });
 		}
+	}
+
+	/** Each purchase was logged by the n8n that made it (info level), so an administrator finds the decks after the crash. */
+	function expectNamedInLog(logs: string, taskIds: string[]) {
+		expect(taskIds.filter((taskId) => !new RegExp(`purchase made, taskId ${taskId}`).test(logs))).toEqual([]);
 	}
 
 	const killed: Json = {};
@@ -250,8 +260,9 @@ describeV2('issue 15 in real n8n v2 (2.41.1, regular mode, SQLite): restarts, cr
 	it('SIGKILL while the Wait node polls (default settings): crashed after the restart; Retry with loadWorkflow false and true: one charge per deck, the decks bought before the crash on Completed', async () => {
 		const plain = await fireAndReachWait('plain', 'SIGKILL');
 		const saved = await fireAndReachWait('saved', 'SIGKILL, progress saved');
-		const { exitSeconds } = await crashAndRestart('SIGKILL');
+		const { exitSeconds, logs } = await crashAndRestart('SIGKILL');
 		Object.assign(killed, { plain, saved, exitSeconds });
+		expectNamedInLog(logs, [...plain.taskIds, ...saved.taskIds]);
 		release([...plain.taskIds, ...saved.taskIds]);
 
 		const crashedPlain = await n8n.getExecution(plain.executionId);
@@ -300,6 +311,7 @@ describeV2('issue 15 in real n8n v2 (2.41.1, regular mode, SQLite): restarts, cr
 		// n8n waited for the execution, then gave up at the timeout (not at once, not after the deck)
 		expect(logs).toMatch(new RegExp(`Shutdown timed out after ${GRACEFUL_SHUTDOWN_SECONDS} seconds`));
 		expect(exitSeconds).toBeGreaterThanOrEqual(GRACEFUL_SHUTDOWN_SECONDS - 0.5);
+		expectNamedInLog(logs, run.taskIds);
 		const crashed = await n8n.getExecution(run.executionId);
 		report.sigterm.status = crashed.status;
 		expect(crashed.status).toBe('crashed');
@@ -366,6 +378,7 @@ describeV2('issue 15 in real n8n v2 (2.41.1, regular mode, SQLite): restarts, cr
 		// ...which replayed the purchases: no new deck, the same decks on Completed
 		expect(sorted(afterPartial)).toEqual(sorted(bought));
 		expect(sorted(completedTaskIds(partial))).toEqual(sorted(bought));
+		expect(itemsOut(partial, CREATE_NODE).map((j) => j.replayed)).toEqual(bought.map(() => true));
 		expect(reloaded.status).toBe('success');
 		expect(sorted(afterReload)).toEqual(sorted(bought));
 		expect(sorted(completedTaskIds(reloaded))).toEqual(sorted(bought));
