@@ -395,7 +395,7 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 		const completed = userBuilt.completedTaskIds(again);
 		report.issue15Kill = { endedAs, namedInWorkerLog: namedInWorkerLog.length, retry: { status: retried.status, createsByRetry }, redelivered: again.status, charges: charged.length, completed: completed.length, seconds: (Date.now() - t) / 1000 };
 		console.log(
-			`E2E restart v2: queue mode, worker SIGKILLed while Wait Until Done polls, same request again: charges ${charged.length} for 3 decks, retry completed ${again.status} with ${completed.filter((id) => bought.includes(id)).length} of the decks bought before the kill (execution ended ${endedAs.status}, Retry ${retried.status} with ${createsByRetry} Create requests)`,
+			`E2E restart v2: queue mode, worker SIGKILLed while Wait Until Done polls: charges ${charged.length} for 3 decks, retry completed ${retried.status} (${createsByRetry} Create requests; n8n ended the execution ${endedAs.status} with no run data), the same request again completed ${again.status} with ${completed.filter((id) => bought.includes(id)).length} of the decks bought before the kill on Completed`,
 		);
 
 		expect(endedAs).toEqual({ status: expect.stringMatching(/^(crashed|error)$/), ranNodes: [] });
