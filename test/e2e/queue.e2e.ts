@@ -1,15 +1,15 @@
 /**
  * Queue mode, end to end: an n8n 2.41.1 main (EXECUTIONS_MODE=queue), Redis, PostgreSQL and two
  * `n8n worker` processes, all started by ./queue-stack.ts, running the at-scale example
- * (test/workflows/examples/at-scale.json: webhook -> Create -> Check Once, Still Running -> n8n's Wait
- * -> Check Once again, Completed -> Slack with the file) against the simulator, Slack swapped for the
- * loopback sink.
+ * (test/workflows/examples/at-scale.json: webhook -> Create -> n8n's Wait -> Check Once, Still Running ->
+ * n8n's Wait -> Check Once again, Completed -> Slack with the file) against the simulator, Slack swapped
+ * for the loopback sink.
  *
- * Time is compressed so CI stays within a few minutes: decks take 20-70 s (simulator speed 30) and
- * the Wait node waits WAIT_SECONDS, above the 65 s under which n8n keeps a wait in the worker and the
- * longest deck, with room for a slow burst (the first executions must still wait when the last arrive)
- * and a slow worker (a deck must still run at its first check); so every deck is still running at its
- * first check and done at its second, and every execution is offloaded to the database once.
+ * Time is compressed so CI stays within a few minutes: decks take 40-140 s (simulator speed 15). The
+ * first Wait waits FIRST_WAIT_SECONDS, above the 65 s under which n8n keeps a wait in the worker, with
+ * room for a slow burst (the first executions must still wait when the last arrive); the re-check Wait
+ * RECHECK_WAIT_SECONDS. So every execution is offloaded to the database at least once, most decks are
+ * done at their first check, and the longer ones go round the loop (Still Running -> Wait -> Check).
  *
  * - M = 100 webhook calls, each its own execution; while the decks run the executions are
  *   `waiting` (executions API) and the workers' active jobs stay far below M; Redis restarts while
@@ -31,6 +31,7 @@ import {
 	AtScaleWorkflow,
 	CHECK_NODE,
 	countExecutions,
+	FIRST_WAIT_NODE,
 	describeExecutions,
 	FILE_NODE,
 	fireDecks,
@@ -42,13 +43,17 @@ import {
 	WAIT_OFFLOAD_THRESHOLD_SECONDS,
 	waitForFinished,
 } from './fixtures/at-scale';
+import * as userBuilt from './fixtures/user-workflow';
 import { closeHttpClients, ExecutionDetail } from './n8n-instance';
 import { ensureQueueServices, startQueueStack, type QueueStack, type Worker } from './queue-stack';
 
 const M = 100;
-const WAIT_SECONDS = WAIT_OFFLOAD_THRESHOLD_SECONDS + 55;
-/** Simulator clock: a deck of 10-35 sim minutes takes 20-70 s. */
-const SIM_SPEED = 30;
+const FIRST_WAIT_SECONDS = WAIT_OFFLOAD_THRESHOLD_SECONDS + 55;
+const RECHECK_WAIT_SECONDS = WAIT_OFFLOAD_THRESHOLD_SECONDS + 5;
+/** the longest an execution can wait: both Waits (a deck is done by its second check) */
+const WAIT_SECONDS = FIRST_WAIT_SECONDS + RECHECK_WAIT_SECONDS;
+/** Simulator clock: a deck of 10-35 sim minutes takes 40-140 s. */
+const SIM_SPEED = 15;
 /** How long the service holds the Create requests of the kill test: the worker is killed meanwhile. */
 const CREATE_HOLD_MS = 30_000;
 /** For a test: every inner deadline of it, and room for a failure message. */
@@ -90,7 +95,7 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 		sink = await startSink();
 		stack = await startQueueStack({ packageDir: REPO, workers: 2, concurrency: CONCURRENCY, env: { N8N_LOG_LEVEL: 'debug' } });
 		report.startupSeconds = (Date.now() - t) / 1000;
-		wf = await importAtScale(stack.main, { sim, apiKey, sinkUrl: sink.url, waitSeconds: WAIT_SECONDS });
+		wf = await importAtScale(stack.main, { sim, apiKey, sinkUrl: sink.url, firstWaitSeconds: FIRST_WAIT_SECONDS, waitSeconds: RECHECK_WAIT_SECONDS });
 	}, TEST_TIMEOUT_MS);
 
 	afterAll(async () => {
@@ -116,7 +121,7 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 			// every deck is still generating at its first check: each execution goes to the Wait node and
 			// is offloaded (seen as `waiting`). Redis restarts once they all have been, and none is queued or
 			// running: no job of theirs is then held in Redis. (Here that takes about 15 s. The first ones
-			// resume WAIT_SECONDS after they began waiting: past that a restart could meet a resumed job, so
+			// resume FIRST_WAIT_SECONDS after they began waiting: past that a restart could meet a resumed job, so
 			// a burst that slow fails with its own message.)
 			const seenWaiting = new Set<string>();
 			let firstWaitingAt: number | undefined;
@@ -125,7 +130,7 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 				if (seenWaiting.size > 0) firstWaitingAt ??= Date.now();
 				const busy = await countExecutions(stack.main, wf.id, ['new', 'running']);
 				if (seenWaiting.size >= before.length && busy === 0) break;
-				const tooLate = firstWaitingAt === undefined ? Date.now() - t > 240_000 : Date.now() - firstWaitingAt > (WAIT_SECONDS - 20) * 1000;
+				const tooLate = firstWaitingAt === undefined ? Date.now() - t > 240_000 : Date.now() - firstWaitingAt > (FIRST_WAIT_SECONDS - 20) * 1000;
 				if (tooLate) {
 					const notSeen = (await stack.main.listExecutions({ workflowId: wf.id, limit: 100 })).filter((e) => !seenWaiting.has(String(e.id))).map((e) => `${e.id}:${e.status}`);
 					throw new Error(
@@ -173,15 +178,22 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 		expect(peakWorkerActive).toBeLessThanOrEqual(2 * CONCURRENCY);
 		expect(peakWorkerActive).toBeLessThan(M / 4);
 
-		// the shape of one run: checked, waited (offloaded once), checked again, delivered
-		const [one] = await stack.main.listExecutions({ workflowId: wf.id, status: ['success'], limit: 1 });
-		const exec = await stack.main.getExecution(String(one.id));
-		const rd = exec.data.resultData.runData;
-		expect(rd[CHECK_NODE]).toHaveLength(2);
-		expect(rd[CHECK_NODE][0].data.main[2]).toHaveLength(1); // Still Running
-		expect(rd[CHECK_NODE][1].data.main[0]).toHaveLength(1); // Completed
-		expect(rd[WAIT_NODE]).toHaveLength(1);
-		expect(rd[FILE_NODE]).toHaveLength(1);
+		// the shape of the runs: waited (offloaded), checked, delivered; a deck still running at its first
+		// check went round the loop once (Still Running -> re-check Wait -> Completed)
+		const shapes: Record<string, number> = {};
+		for (const e of await stack.main.listExecutions({ workflowId: wf.id, status: ['success'], limit: 100 })) {
+			const rd = (await stack.main.getExecution(String(e.id))).data.resultData.runData;
+			const checks = (rd[CHECK_NODE] ?? []).map((run: Json) => (run.data.main as unknown[][]).findIndex((items) => items?.length === 1));
+			const shape = `first wait ${rd[FIRST_WAIT_NODE]?.length ?? 0}, checks ${JSON.stringify(checks)}, re-check waits ${rd[WAIT_NODE]?.length ?? 0}, delivered ${rd[FILE_NODE]?.length ?? 0}`;
+			shapes[shape] = (shapes[shape] ?? 0) + 1;
+		}
+		report.m = { ...report.m, shapes };
+		// outputs: 0 Completed, 2 Still Running
+		const once = 'first wait 1, checks [0], re-check waits 0, delivered 1';
+		const looped = 'first wait 1, checks [2,0], re-check waits 1, delivered 1';
+		expect(Object.keys(shapes).filter((shape) => shape !== once && shape !== looped)).toEqual([]);
+		expect(shapes[once]).toBeGreaterThan(0);
+		expect(shapes[looped]).toBeGreaterThan(0);
 	}, TEST_TIMEOUT_MS);
 
 	it('a worker dies (SIGKILL) while it runs Create: n8n ends its executions, a retry buys nothing twice, the redelivered requests complete on the other worker with one charge each', async () => {
@@ -312,4 +324,98 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 		}
 		expect(stack.main.logs.includes(apiKey)).toBe(false);
 	});
+	// Issue 15: the workflow as a user builds it (Webhook -> Split Out -> Create, no Idempotency Key
+	// option -> Wait Until Done -> No Operation): a worker killed after Create answered, while the Wait
+	// node polls in it (Wait Until Done keeps the job in the worker). What n8n 2.41.1 does: as for a
+	// worker killed during Create (above), it fails the stalled job and replaces the execution's data by
+	// the error, so the decks Create bought are named in no saved execution (only in the dead worker's
+	// log, where each purchase is logged) and Retry runs nothing. What completes them: the same request
+	// delivered again. Its Create items have the same trigger data, brief and position, so the default
+	// key is the same and the service replays the purchases: one charge per deck.
+	it('issue 15: a worker killed while Wait Until Done polls (Create answered): n8n ends the execution; Retry buys nothing; the same request again replays the decks, one charge per deck', async () => {
+		const t = Date.now();
+		const credential = await stack.main.upsertCredential({ name: 'Deck Generator (simulator)', type: 'deckGenApi', data: { apiKey, baseUrl: sim.url } });
+		const workflowId = await stack.main.importWorkflow(
+			userBuilt.userBuiltWorkflow({ name: 'Issue 15 user-built (queue e2e)', path: 'issue15-queue', credential, nodeTypePrefix: stack.main.nodeTypePrefix, idPrefix: 'f15queue' }),
+		);
+		await stack.main.activate(workflowId);
+		const live = stack.workers.filter((w) => !w.process.exited());
+		expect(live.length).toBeGreaterThan(0);
+		const request = { path: 'issue15-queue', body: { briefs: userBuilt.briefs('queue kill') } };
+		const charges0 = sim.ledger.charges.length;
+		expect((await stack.main.runWebhook(request)).status).toBe(200);
+
+		// Create answered (three decks charged) and the Wait node polls them, in one worker
+		let executionId = '';
+		let bought: string[] = [];
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			const [latest] = await stack.main.listExecutions({ workflowId, limit: 1 });
+			bought = sim.ledger.charges.slice(charges0).map((c) => c.taskId);
+			if (latest && bought.length === 3 && userBuilt.statusReads(sim, bought).every((n) => n >= 1)) {
+				executionId = String(latest.id);
+				break;
+			}
+			if (Date.now() > deadline) throw new Error(`the Wait node did not poll the decks: ${bought.length} charged\n${logProblems(stack)}`);
+			await sleep(200);
+		}
+		const victim = live.find((w) => w.startedExecutions().includes(executionId));
+		if (!victim) throw new Error(`no live worker started execution ${executionId}`);
+		expect(bought.map((taskId) => sim.control.deck(taskId)?.phase)).not.toContain('succeeded');
+		await victim.kill();
+		// a worker for the redelivery, started while n8n notices the dead one
+		const replacement = stack.workers.some((w) => w !== victim && !w.process.exited()) ? undefined : stack.addWorker();
+
+		// n8n fails the stalled job and saves the error in place of the execution's data
+		const ENDED_BY_N8N = /failed to be processed too many times/;
+		let ended!: ExecutionDetail;
+		const endDeadline = Date.now() + 150_000;
+		for (;;) {
+			ended = await stack.main.getExecution(executionId);
+			if (ENDED_BY_N8N.test(ended.data?.resultData?.error?.message ?? '')) break;
+			if (Date.now() > endDeadline) throw new Error(`n8n did not end the dead worker's execution: ${ended.status}\n${logProblems(stack)}`);
+			await sleep(1000);
+		}
+		const endedAs = { status: ended.status, ranNodes: Object.keys(ended.data?.resultData?.runData ?? {}) };
+		// the decks are named in the dead worker's log (each purchase is logged when made), nowhere in the execution
+		const namedInWorkerLog = bought.filter((taskId) => victim.logs().includes(`purchase made, taskId ${taskId}`));
+
+		// Retry from the executions list: nothing saved to run from, nothing bought
+		const createsBefore = sim.ledger.requests.filter((q) => q.method === 'POST' && q.path === '/v1/decks').length;
+		const raw = await stack.main.rest.post(`/rest/executions/${executionId}/retry`, { loadWorkflow: false });
+		const retried = await stack.main.waitForExecution(String(raw.id), { timeoutMs: 120_000 });
+		const createsByRetry = sim.ledger.requests.filter((q) => q.method === 'POST' && q.path === '/v1/decks').length - createsBefore;
+
+		// the same request again (a sender retrying a delivery that did not complete), the decks done meanwhile
+		await replacement;
+		sim.control.advance(40 * 60_000);
+		const watermark = Number(executionId);
+		expect((await stack.main.runWebhook(request)).status).toBe(200);
+		let again!: ExecutionDetail;
+		const againDeadline = Date.now() + 120_000;
+		for (;;) {
+			const fresh = (await stack.main.listExecutions({ workflowId, limit: 10 })).filter((e) => Number(e.id) > watermark && String(e.id) !== String(raw.id));
+			if (fresh[0]) {
+				again = await stack.main.waitForExecution(String(fresh[0].id), { timeoutMs: 120_000 });
+				break;
+			}
+			if (Date.now() > againDeadline) throw new Error(`the redelivered request started no execution\n${logProblems(stack)}`);
+			await sleep(250);
+		}
+		const charged = sim.ledger.charges.slice(charges0).map((c) => c.taskId);
+		const completed = userBuilt.completedTaskIds(again);
+		report.issue15Kill = { endedAs, namedInWorkerLog: namedInWorkerLog.length, retry: { status: retried.status, createsByRetry }, redelivered: again.status, charges: charged.length, completed: completed.length, seconds: (Date.now() - t) / 1000 };
+		console.log(
+			`E2E restart v2: queue mode, worker SIGKILLed while Wait Until Done polls: charges ${charged.length} for 3 decks, retry completed ${retried.status} (${createsByRetry} Create requests; n8n ended the execution ${endedAs.status} with no run data), the same request again completed ${again.status} with ${completed.filter((id) => bought.includes(id)).length} of the decks bought before the kill on Completed`,
+		);
+
+		expect(endedAs).toEqual({ status: expect.stringMatching(/^(crashed|error)$/), ranNodes: [] });
+		expect({ status: retried.status, createsByRetry }).toEqual({ status: 'error', createsByRetry: 0 });
+		expect(namedInWorkerLog).toEqual(bought);
+		expect(again.status).toBe('success');
+		expect([...charged].sort()).toEqual([...bought].sort());
+		expect([...completed].sort()).toEqual([...bought].sort());
+		expect(userBuilt.itemsOut(again, userBuilt.CREATE_NODE).map((j) => j.replayed)).toEqual([true, true, true]);
+		for (const w of stack.workers) expect(w.logs().includes(apiKey)).toBe(false);
+	}, TEST_TIMEOUT_MS);
 });

@@ -10,16 +10,20 @@ import {
 	IDEMPOTENCY_HEADER,
 	idempotencyKeyFor,
 	MAY_HAVE_BEEN_BOUGHT,
+	originHash,
 	purchasesIn,
 	recordPurchase,
 	sha256Hex,
+	type KeySlot,
 	type KeyStore,
 	type PurchaseResult,
 } from '../../shared/idempotency';
-import { livePriceOf, refusalFields, type Outcome } from '../../shared/outcome';
+import { withFormLabels, type FormLabels } from '../../shared/formLabels';
+import { livePriceOf, refusalFields, REPLAYED_MESSAGE, REPLAYED_UPLOAD_MESSAGE, type Outcome } from '../../shared/outcome';
 import type { RetrySettings } from '../../shared/retry';
 import { deckPath, type HttpMethod } from '../../shared/transport';
 import { toNodeApiError } from '../../shared/n8n/errors';
+import { triggerItemsOf } from '../../shared/n8n/origin';
 import type { EmittedItem } from '../../shared/n8n/runner';
 import type { NodeService } from '../../shared/n8n/service';
 import { readExpectedCredits, readOptions, readTaskId, type SpendOptions } from './common';
@@ -30,6 +34,11 @@ export interface ItemContext {
 	service: NodeService;
 	itemIndex: number;
 	split: boolean;
+	/**
+	 * The operation has Checkout and Client Action outputs (outputs.ts). Without them (Get Credits,
+	 * Get Status, Download, Upload) an answer for a person, such as a 501 "not available yet", is an error.
+	 */
+	paymentOutputs: boolean;
 	runIndex: number;
 	/** The node's execution context: idempotency keys and the purchases they made (see idempotency.ts). */
 	keyStore: KeyStore;
@@ -56,6 +65,8 @@ export interface MutationRequest {
 	/** The success body must carry this member (e.g. `taskId` of a bought deck). */
 	requiredMember?: string;
 	decorate?: (body: Record<string, unknown>) => Record<string, unknown>;
+	/** The form's label of each body field, for a validation refusal to name the fields as the form does. */
+	formLabels?: FormLabels;
 }
 
 export async function sendRead(item: ItemContext, request: ReadRequest): Promise<EmittedItem> {
@@ -85,6 +96,10 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 		}
 	}
 
+	if (outcome.route === 'error' && request.formLabels) {
+		outcome = { ...outcome, failure: withFormLabels(outcome.failure, request.formLabels) };
+	}
+
 	return emit(item, outcome, {
 		decorate: request.decorate,
 		requiredMember: request.requiredMember,
@@ -106,6 +121,7 @@ export async function spendOnDeck(
 	operation: string,
 	suffix: string,
 	fields: Record<string, unknown>,
+	formLabels: FormLabels = {},
 ): Promise<EmittedItem> {
 	const { ctx, itemIndex } = item;
 	const taskId = readTaskId(ctx, itemIndex);
@@ -115,6 +131,7 @@ export async function spendOnDeck(
 		json: { ...fields, expected_credits: readExpectedCredits(ctx, itemIndex) },
 		options: readOptions(ctx, itemIndex),
 		decorate: (body) => ({ taskId, ...body }),
+		formLabels: { ...formLabels, expected_credits: 'Expected Credits' },
 	});
 }
 
@@ -123,12 +140,17 @@ async function sendOnce(
 	request: MutationRequest,
 	json: Record<string, unknown> | undefined,
 ): Promise<{ outcome: Outcome; key: string }> {
-	const slot = { operation: request.operation, runIndex: item.runIndex, itemIndex: item.itemIndex };
+	const { ctx, itemIndex } = item;
+	const slot = { operation: request.operation, runIndex: item.runIndex, itemIndex };
 	const bytes = json ? Buffer.from(canonicalJson(json)) : request.raw!.bytes;
 	const contentType = json ? 'application/json' : request.raw!.contentType;
 	const key = idempotencyKeyFor(
 		item.keyStore,
-		{ executionId: item.ctx.getExecutionId(), nodeId: item.ctx.getNode().id },
+		{
+			workflowId: String(ctx.getWorkflow().id ?? ''),
+			nodeId: ctx.getNode().id,
+			origin: originHash(triggerItemsOf(ctx, itemIndex), request.options.purchaseReference),
+		},
 		slot,
 		sha256Hex(bytes),
 		request.options.idempotencyKey,
@@ -142,27 +164,61 @@ async function sendOnce(
 		},
 		request.options.retry,
 	);
-	if (item.spends) recordPurchase(item.keyStore, slot, key, purchaseResult(result));
+	if (item.spends) {
+		const purchase = purchaseResult(result);
+		recordPurchase(item.keyStore, slot, key, purchase);
+		logPurchase(ctx, slot, key, purchase, result.outcome);
+	}
 	return { outcome: result.outcome, key };
 }
 
 /**
- * What one keyed request tells about a purchase. A 2xx bought (or replayed) it. A final answer
- * that is not worth repeating was the service's judgement of this very request: had an earlier
- * attempt been committed, the service would have replayed it instead, so nothing was bought.
- * Otherwise, if any attempt went out and never came back, it may have been bought.
+ * What one keyed request tells about a purchase. A 2xx bought (or replayed) it. A 4xx other than
+ * a 429 was the service's judgement of this very key (had an earlier attempt been committed, the
+ * service would have replayed it instead): nothing was bought. Anything else (a 5xx, a 429, no
+ * answer, a deadline) is no definite answer: if any attempt may have been committed, the purchase
+ * may have been bought.
  */
 function purchaseResult(result: CallResult): PurchaseResult {
-	const { outcome } = result;
+	const { outcome, response } = result;
 	if (outcome.route === 'success') {
 		const taskId = outcome.body.taskId;
 		return { kind: 'bought', ...(typeof taskId === 'string' && taskId ? { taskId } : {}) };
 	}
 	// A redirect off the Base URL's origin was not followed: what it pointed to (perhaps the bought
 	// deck, as a 303 See Other does) was never read.
-	if (result.response && result.response.status >= 300 && result.response.status < 400) return { kind: 'unanswered' };
-	if (result.response && !outcome.failure.retryable) return { kind: 'refused' };
-	return result.unansweredAttempts > 0 ? { kind: 'unanswered' } : { kind: 'unknown' };
+	if (response && response.status >= 300 && response.status < 400) return { kind: 'unanswered' };
+	const definiteRefusal = response && response.status >= 400 && response.status < 500 && response.status !== 429;
+	if (definiteRefusal && outcome.failure.reason !== 'already_in_progress') return { kind: 'refused' };
+	return result.uncertainAttempts > 0 ? { kind: 'unanswered' } : { kind: 'notCommitted' };
+}
+
+/**
+ * Every purchase goes to n8n's log when it is made, so that an administrator can find the decks
+ * after any crash, whatever the execution saved. Never the API key: only ids n8n and the service
+ * gave, and the idempotency key (which replays, never buys).
+ */
+function logPurchase(ctx: IExecuteFunctions, slot: KeySlot, key: string, purchase: PurchaseResult, outcome: Outcome): void {
+	if (purchase.kind !== 'bought' && purchase.kind !== 'unanswered') return;
+	const meta = {
+		workflowId: ctx.getWorkflow().id ?? '',
+		executionId: ctx.getExecutionId(),
+		node: ctx.getNode().name,
+		operation: slot.operation,
+		itemIndex: slot.itemIndex,
+		runIndex: slot.runIndex,
+		idempotencyKey: key,
+	};
+	if (purchase.kind === 'bought') {
+		const replayed = outcome.route === 'success' && outcome.replayed;
+		ctx.logger.info(`Deck Generator: ${replayed ? 'purchase replayed (nothing charged)' : 'purchase made'}, taskId ${purchase.taskId ?? '(none in the answer)'}`, {
+			...meta,
+			taskId: purchase.taskId,
+			replayed,
+		});
+	} else {
+		ctx.logger.warn(`Deck Generator: purchase sent without a definite answer: it ${MAY_HAVE_BEEN_BOUGHT}`, meta);
+	}
 }
 
 interface EmitOptions {
@@ -190,11 +246,13 @@ function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): Emitte
 
 	if (outcome.route === 'success') {
 		const body = options.decorate ? options.decorate(outcome.body) : outcome.body;
+		// `outcome` leads the item (then the answer: `taskId` first on Create), and ours wins over a member of that name.
 		const json: IDataObject = {
+			...{ outcome: 'success' },
 			...(body as IDataObject),
 			outcome: 'success',
 			...options.extra,
-			...(outcome.replayed ? { replayed: true } : {}),
+			...(outcome.replayed ? { replayed: true, message: item.spends ? REPLAYED_MESSAGE : REPLAYED_UPLOAD_MESSAGE } : {}),
 			...(outcome.requestId ? { requestId: outcome.requestId } : {}),
 		};
 		if (options.requiredMember && (body[options.requiredMember] === undefined || body[options.requiredMember] === '')) {
@@ -209,6 +267,13 @@ function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): Emitte
 			throw error;
 		}
 		return { output: 0, json };
+	}
+
+	if (!item.paymentOutputs) {
+		const error = toNodeApiError(ctx.getNode(), outcome.failure, itemIndex);
+		error.description = [outcome.action, error.description].filter(Boolean).join(' ');
+		error.context.outcome = outcome.outcome;
+		throw error;
 	}
 
 	const json: IDataObject = {
