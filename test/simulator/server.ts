@@ -112,11 +112,26 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 
 const FILE_PATH = /^\/v1\/decks\/[^/]+\/files\//;
 
+type Tracked = { closedAt?: number; complete?: boolean };
+/** The records waiting for each socket's close: one listener per socket, however many requests it carries. */
+const trackedBySocket = new WeakMap<object, Tracked[]>();
+
 /** Records when the request's connection closes (`closedAt`, real time) and whether the answer was complete by then. */
-export function trackConnection(req: http.IncomingMessage, res: http.ServerResponse, record: { closedAt?: number; complete?: boolean }): void {
+export function trackConnection(req: http.IncomingMessage, res: http.ServerResponse, record: Tracked): void {
 	record.complete = false;
 	res.once('finish', () => (record.complete = true));
-	req.socket.once('close', () => (record.closedAt ??= Date.now()));
+	const socket = req.socket;
+	let records = trackedBySocket.get(socket);
+	if (!records) {
+		const list: Tracked[] = [];
+		records = list;
+		trackedBySocket.set(socket, list);
+		socket.once('close', () => {
+			const at = Date.now();
+			for (const tracked of list) tracked.closedAt ??= at;
+		});
+	}
+	records.push(record);
 }
 
 function drop(req: http.IncomingMessage): void {
