@@ -126,6 +126,7 @@ export async function downloadFile(
 					: await ctx.helpers.httpRequest(options)
 			) as RawResponse;
 		} catch (error) {
+			connection.release();
 			// n8n's error carries the request config (headers included): only its first line leaves here.
 			const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
 			throw fail(`Could not download ${displayUrl(current)}: ${message}`, 'Check that the link is reachable from n8n; presigned links expire, so read the status again for a fresh one.');
@@ -153,6 +154,7 @@ export async function downloadFile(
 			throw tooLarge(fail, current, declared, maxBytes);
 		}
 		const read = await readCapped(response.body, maxBytes, connection);
+		connection.release();
 		if (read.truncated) throw tooLarge(fail, current, undefined, maxBytes);
 		const facts = fileFacts(mask.headers(headers), mask.text(current));
 		const binary = await ctx.helpers.prepareBinaryData(read.data, facts.fileName, facts.mimeType);
@@ -190,6 +192,8 @@ async function readCapped(body: unknown, maxBytes: number, connection: ClosableC
 
 interface ClosableConnection {
 	signal: AbortSignal;
+	/** The request is done and its body read whole: nothing to close, only the cancel listener to take off. */
+	release(): void;
 	/** Ends the transfer: the socket is closed, not only the body stream n8n handed back. */
 	close(body: unknown): void;
 }
@@ -211,11 +215,15 @@ interface ClosableConnection {
  */
 function closableConnection(cancel: AbortSignal | undefined): ClosableConnection {
 	const controller = new AbortController();
+	const onCancel = () => controller.abort();
 	if (cancel?.aborted) controller.abort();
-	else cancel?.addEventListener('abort', () => controller.abort(), { once: true });
+	else cancel?.addEventListener('abort', onCancel, { once: true });
 	return {
 		signal: controller.signal,
+		// Taken off the execution's signal once the request is done, so a run of many downloads leaves none behind.
+		release: () => cancel?.removeEventListener('abort', onCancel),
 		close(body: unknown): void {
+			cancel?.removeEventListener('abort', onCancel);
 			const stream = body as { destroy?: () => void; on?: (event: string, listener: () => void) => void } | undefined;
 			// axios reports the abort as an 'error' event on the body: nobody reads it any more.
 			stream?.on?.('error', () => undefined);
