@@ -24,7 +24,7 @@ import {
 	type WaitOutcome,
 } from '../shared/poller';
 import type { ServiceFailure } from '../shared/problem';
-import { deckLinks, chooseLink } from '../shared/links';
+import { deckLinks, chooseLink, putDeckLinks } from '../shared/links';
 import { downloadFile, downloadOptions, readDownloadSettings } from '../shared/n8n/download';
 import { deckPath } from '../shared/transport';
 import { parseWordList, statusWords, type StatusWords } from '../shared/status';
@@ -422,6 +422,11 @@ function itemFor(
 	};
 	// The node's own fields lead the item (what happened, to which deck), the input's follow; ours win.
 	const json: IDataObject = { ...ours, ...input.json, ...ours };
+	// The input item's own `links` / `deckUrl` stay as inputLinks / inputDeckUrl, the service's as serviceLinks / serviceDeckUrl.
+	if (found && body) {
+		putDeckLinks(json, found, input.json, 'input');
+		putDeckLinks(json, found, body, 'service');
+	}
 	if (report.requestId) json.requestId = report.requestId;
 	if (report.outcome === 'failed') Object.assign(json, report.failure ? serviceFailureFields(report.taskId, report.failure) : deckFailureFields(report));
 	else if (report.failure) json.lastError = serviceFailureFields(report.taskId, report.failure);

@@ -155,13 +155,20 @@ export function describeSize(bytes: number): string {
 
 /**
  * What to do about a refused download, by status and by whether the request carried the key
- * (a link on the Base URL's origin) or not (presigned storage, another host).
+ * (a link on the Base URL's origin) or not (presigned storage, another host). A 401 on a link
+ * without the key says what is true: the link's host is not the Base URL's, so the key was not
+ * sent; that host may be the service itself under another name (`localhost` for `127.0.0.1`, an
+ * internal name), which reading the status again does not change, so that fix comes first.
  */
-export function downloadRefusalHint(status: number, carriedKey: boolean): string {
+export function downloadRefusalHint(status: number, carriedKey: boolean, url?: string, baseUrl?: string): string {
 	if (status === 401) {
-		return carriedKey
-			? "The service refused the API key for this file: check the credential's key (a revoked or rotated key answers 401)."
-			: 'The file host wants its own sign-in, and the API key is never sent off the Base URL: read the deck status again for a fresh (presigned) link.';
+		if (carriedKey) return "The service refused the API key for this file: check the credential's key (a revoked or rotated key answers 401).";
+		const link = url !== undefined ? originOf(url) : undefined;
+		const base = baseUrl !== undefined ? originOf(baseUrl) : undefined;
+		if (link === undefined || base === undefined) {
+			return 'The file host wants its own sign-in, and the API key is never sent off the Base URL: read the deck status again for a fresh (presigned) link.';
+		}
+		return `The link is on ${link}, not on the Base URL's ${base}, so the API key was not sent with it (it goes only to the Base URL's origin). If ${link} is the service itself under another name, set the credential's Base URL to ${link}; if it is a file host, the link itself must carry its access (a presigned link): read the deck status again for a fresh one.`;
 	}
 	if (status === 403) {
 		return carriedKey

@@ -25,7 +25,7 @@ import {
 	validationFailed,
 } from './problem';
 import { rateLimitHeaders, refusalHeaders, type BucketVerdict } from './ratelimit';
-import { serialize, type Reply, type WireReply } from './reply';
+import { serialize, writeChunked, type Reply, type WireReply } from './reply';
 import { MATERIALS_PATH, matchRoute, type Route } from './router';
 import type { SimState } from './state';
 import type { PickedFault } from './faults';
@@ -70,6 +70,8 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 	const key = req.headers['idempotency-key'];
 	if (typeof key === 'string') record.idempotencyKey = key;
 	state.ledger.addRequest(record);
+	// For files: when the connection closed, and whether the whole answer had gone out by then.
+	if (FILE_PATH.test(path)) trackConnection(req, res, record);
 
 	// A fault's followedBy sequence follows the request it hit: same key, same credential.
 	const sequenceKey = record.idempotencyKey === undefined ? undefined : `${req.headers.authorization ?? ''}\u0000${record.idempotencyKey}`;
@@ -99,11 +101,37 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 	const wire = echoed === undefined ? answer : echoKey(answer, echoed);
 	const headers: Record<string, string> = renameRateLimitHeaders({ ...ctx.rateHeaders, ...wire.headers, 'x-request-id': requestId }, state.profile);
 	if ('replay' in outcome) headers[state.profile.replayHeader.toLowerCase()] = 'true';
-	headers['content-length'] = String(wire.data.length);
+	const chunked = state.profile.fileLength === 'chunked' && wire.status === 200 && FILE_PATH.test(path);
+	if (!chunked) headers['content-length'] = String(wire.data.length);
 	record.status = wire.status;
 	if (res.destroyed) return;
 	res.writeHead(wire.status, headers);
-	res.end(wire.data);
+	if (chunked) writeChunked(res, wire.data);
+	else res.end(wire.data);
+}
+
+const FILE_PATH = /^\/v1\/decks\/[^/]+\/files\//;
+
+type Tracked = { closedAt?: number; complete?: boolean };
+/** The records waiting for each socket's close: one listener per socket, however many requests it carries. */
+const trackedBySocket = new WeakMap<object, Tracked[]>();
+
+/** Records when the request's connection closes (`closedAt`, real time) and whether the answer was complete by then. */
+export function trackConnection(req: http.IncomingMessage, res: http.ServerResponse, record: Tracked): void {
+	record.complete = false;
+	res.once('finish', () => (record.complete = true));
+	const socket = req.socket;
+	let records = trackedBySocket.get(socket);
+	if (!records) {
+		const list: Tracked[] = [];
+		records = list;
+		trackedBySocket.set(socket, list);
+		socket.once('close', () => {
+			const at = Date.now();
+			for (const tracked of list) tracked.closedAt ??= at;
+		});
+	}
+	records.push(record);
 }
 
 function drop(req: http.IncomingMessage): void {
@@ -257,9 +285,12 @@ async function processRequest(ctx: Ctx): Promise<Reply | Replay | 'aborted'> {
 
 /** The route's schema; the create body's required fields are the profile's choice. */
 function schemaFor(route: Route, state: SimState) {
-	const schema = route.schema!;
+	let schema = route.schema!;
+	if (route.id !== 'POST /v1/decks') return schema;
+	// Integer material ids are integers in the create body too.
+	if (state.profile.materialIdType === 'integer') schema = { ...schema, fields: { ...schema.fields, material_ids: { kind: 'integerList', maxItems: 20 } } };
 	const required = state.profile.requiredCreateFields;
-	if (route.id !== 'POST /v1/decks' || !Array.isArray(required)) return schema;
+	if (!Array.isArray(required)) return schema;
 	return { ...schema, required: [...new Set([...schema.required, ...required])], check: undefined };
 }
 

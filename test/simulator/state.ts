@@ -66,6 +66,7 @@ export class SimState {
 		this.seed = opts.seed ?? 1;
 		this.profile = resolveProfile(opts.profile, opts.choices);
 		this.storage = new ObjectStorage(this.seed);
+		this.storage.chunked = this.profile.fileLength === 'chunked';
 		this.deckFileBytes = opts.deckFileBytes ?? 4096;
 		this.clock = new SimClock(opts.clock);
 		this.ids = createRng(this.seed, 'ids');

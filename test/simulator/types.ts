@@ -154,6 +154,10 @@ export interface RequestRecord {
 	fault?: FaultKind;
 	/** Its body shape, when the rule set one (status503 / status429: 'problem' or 'plain'). */
 	faultShape?: 'problem' | 'plain';
+	/** File answers: real time (Date.now()) their connection closed; absent while it is open. */
+	closedAt?: number;
+	/** File answers: whether the whole answer had gone out (to the socket). */
+	complete?: boolean;
 	/** The request was processed (and a purchase committed) before the injected status replaced its answer. */
 	faultAfterCommit?: boolean;
 	/** The fault was a step of an earlier fault's `followedBy` sequence for the same Idempotency-Key. */
@@ -255,6 +259,8 @@ export interface DeckSnapshot {
 	createdAt: number;
 	/** Sim-ms at which the current job reaches its outcome. */
 	doneAt: number;
+	/** The `material_ids` the deck was bought with. */
+	materialIds: string[];
 }
 
 export interface SimulatorControl {

@@ -6,6 +6,7 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { NOT_GIVEN, toBoolean, toWholeNumber, type Coerced } from '../../shared/coerce';
+import { isFilled, readListValue } from '../../shared/lists';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from '../../shared/retry';
 
 export const taskIdField: INodeProperties = {
@@ -221,31 +222,42 @@ export function readMaxCredits(ctx: IExecuteFunctions, itemIndex: number): numbe
 	return saved || undefined;
 }
 
-/** A list parameter: an array from an expression, a JSON array, or comma/newline separated text. */
-export function readList(ctx: IExecuteFunctions, name: string, itemIndex: number): unknown[] | undefined {
-	const value = ctx.getNodeParameter(name, itemIndex, undefined) as unknown;
-	if (value === undefined || value === null || value === '') return undefined;
-	if (Array.isArray(value)) return value;
-	if (typeof value === 'string') {
-		const text = value.trim();
-		if (text.startsWith('[')) {
-			try {
-				const parsed = JSON.parse(text) as unknown;
-				if (Array.isArray(parsed)) return parsed;
-			} catch {
-				throw new NodeOperationError(ctx.getNode(), `"${name}" looks like a JSON array but is not valid JSON`, {
+/**
+ * A list parameter: an array from an expression, a JSON array, or comma/newline separated text.
+ * Filled but empty, or with empty entries, stops the item naming the field (shared/lists.ts).
+ */
+export function readList(ctx: IExecuteFunctions, name: string, itemIndex: number, label: string): unknown[] | undefined {
+	const raw = name
+		.split('.')
+		.reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), ctx.getNode().parameters);
+	if (raw === undefined) return undefined;
+	const reading = readListValue(ctx.getNodeParameter(name, itemIndex, undefined) as unknown, isFilled(raw));
+	const expression = typeof raw === 'string' && raw.startsWith('=') ? ` (${raw.slice(1).trim().slice(0, 100)})` : '';
+	switch (reading.kind) {
+		case 'absent':
+			return undefined;
+		case 'list':
+			return reading.values;
+		case 'invalidJson':
+			throw new NodeOperationError(ctx.getNode(), `${label} looks like a JSON array but is not valid JSON, got ${reading.got}`, {
+				itemIndex,
+				description: 'Give a JSON array such as ["mat_1", "mat_2"], an expression that returns an array, or comma-separated values.',
+			});
+		case 'empty':
+			throw new NodeOperationError(ctx.getNode(), `${label} is set but evaluated to nothing (got ${reading.got}); nothing was sent`, {
+				itemIndex,
+				description: `Sending it empty would buy the deck without its ${label}. Check the value${expression}: the field it reads may be missing on this item (e.g. an Upload without materialId). Remove the field to send none on purpose.`,
+			});
+		case 'emptyEntries':
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${label} has ${reading.positions.length === 1 ? 'an empty entry' : 'empty entries'} (${reading.positions.length === 1 ? 'entry' : 'entries'} ${reading.positions.join(', ')} of ${reading.got}); nothing was sent`,
+				{
 					itemIndex,
-					description: 'Give a JSON array such as ["mat_1", "mat_2"], an expression that returns an array, or comma-separated values.',
-				});
-			}
-		}
-		const entries = text
-			.split(/[,\n]/)
-			.map((entry) => entry.trim())
-			.filter(Boolean);
-		return entries.length ? entries : undefined;
+					description: `Sending the rest would buy the deck without part of its ${label}. Check the value${expression}: an entry it reads is missing on this item.`,
+				},
+			);
 	}
-	return [value];
 }
 
 export function readTaskId(ctx: IExecuteFunctions, itemIndex: number): string {

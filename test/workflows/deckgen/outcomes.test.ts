@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { start, type Simulator } from '../../simulator';
-import { brief, continueErrorOutput, DECK_NODE, jsonOf, loadWorkflow, runWith } from './fixture';
+import { brief, continueErrorOutput, DECK_NODE, jsonOf, loadWorkflow, runWith, withListFields } from './fixture';
 
 const OUTPUTS = ['Success', 'Checkout', 'Client Action', 'Errors'] as const;
 
@@ -32,7 +32,7 @@ describe('Deck Generator outcomes (Create workflow against the simulator)', () =
 	];
 	test.each(checkoutCases)('402 %s goes to Checkout with its ordered options and a readable message', async (_name, key, fields, cta) => {
 		const charges = sim.ledger.charges.length;
-		const result = await runWith(sim, create, key(), [brief(fields)]);
+		const result = await runWith(sim, 'additional_languages' in fields ? withListFields(create, ['additionalLanguages']) : create, key(), [brief(fields)]);
 		const { Checkout } = where(result);
 		expect(Checkout).toHaveLength(1);
 		expect(Checkout[0]).toMatchObject({ outcome: 'checkout', code: 'insufficient_credits', cta });

@@ -207,14 +207,11 @@ export function buildCreateBody(item: ItemContext): Record<string, unknown> {
 		const value = additional[parameter];
 		if (value !== undefined && value !== '') body[field] = value;
 	}
-	if (additional.materialIds !== undefined) {
-		const materialIds = readList(ctx, 'additionalFields.materialIds', itemIndex);
-		if (materialIds) body.material_ids = materialIds;
-	}
-	if (additional.additionalLanguages !== undefined) {
-		const languages = readList(ctx, 'additionalFields.additionalLanguages', itemIndex);
-		if (languages) body.additional_languages = languages;
-	}
+	// Read whether or not the value came out: a field that is filled but evaluates to nothing stops the item.
+	const materialIds = readList(ctx, 'additionalFields.materialIds', itemIndex, 'Material IDs');
+	if (materialIds) body.material_ids = materialIds;
+	const languages = readList(ctx, 'additionalFields.additionalLanguages', itemIndex, 'Additional Languages');
+	if (languages) body.additional_languages = languages;
 	return body;
 }
 

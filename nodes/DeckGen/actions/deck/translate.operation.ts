@@ -31,7 +31,7 @@ export const description = updateDisplayOptions(
  */
 export async function execute(item: ItemContext) {
 	const { ctx, itemIndex } = item;
-	const languages = readList(ctx, 'languages', itemIndex);
+	const languages = readList(ctx, 'languages', itemIndex, 'Languages');
 	if (!languages?.length) {
 		throw new NodeOperationError(ctx.getNode(), 'Languages is empty', {
 			itemIndex,
