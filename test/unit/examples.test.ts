@@ -79,8 +79,9 @@ function notesOf(wf: Workflow): Node[] {
 }
 
 /**
- * The height (px) n8n's sticky note needs for `content` at `width`, measured on n8n 2.41's canvas (14 px text on
- * 20 px lines, about 7.4 px a character, a 24 px heading, 12 px between blocks, 16 px padding), rounded up.
+ * The height (px) n8n's sticky note needs for `content` at `width`, on the generous side: about 7.4 px a
+ * character, 20 px a line, 30 px a heading line, 12 px between blocks. Checked against n8n 2.41's canvas
+ * (`test/dev/screenshot.ts example-webhook-to-slack`): that note's text ends at about 465 px, this says 528.
  */
 export function noteHeightNeeded(content: string, width: number): number {
 	const perLine = Math.floor((width - 32) / 7.4);
