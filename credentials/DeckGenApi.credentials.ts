@@ -42,6 +42,14 @@ export class DeckGenApi implements ICredentialType {
 			description:
 				'Optional link to your account page, given to a person when the service offers an option this version does not know',
 		},
+		{
+			displayName: 'Allow Plain HTTP',
+			name: 'allowPlainHttp',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to send the API key over plain http:// to a Base URL on another machine. Off, such a Base URL is refused before anything is sent: anyone on the network path could read the key and spend its credits. Switch on only for a network you trust; https:// and this machine (localhost, 127.0.0.1, ::1) need nothing.',
+		},
 	];
 
 	// A function rather than the generic `=Bearer {{$credentials.apiKey}}`: n8n runs this for every

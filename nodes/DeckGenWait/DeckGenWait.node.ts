@@ -38,6 +38,7 @@ interface WaitOptions {
 	maxWaitMinutes?: number;
 	pollIntervalSeconds?: number;
 	runningWords?: string;
+	simplify?: boolean;
 	succeededWords?: string;
 }
 
@@ -154,6 +155,14 @@ export class DeckGenWait implements INodeType {
 							'Comma-separated status words that mean the deck is still being generated, replacing the built-in list; any word on no list also keeps polling and is reported as it came',
 					},
 					{
+						displayName: 'Simplify',
+						name: 'simplify',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to return only what the next step needs (taskId, status, state, outcome, deckUrl; the file when downloaded; the reason on Failed) instead of the input’s fields, the whole status answer and its links. Keeps the data n8n stores small in a Check Once loop.',
+					},
+					{
 						displayName: 'Succeeded Status Words',
 						name: 'succeededWords',
 						type: 'string',
@@ -235,6 +244,9 @@ export class DeckGenWait implements INodeType {
 			});
 		}
 
+		if (waiting.some((entry) => !entry.spec.once) && this.getWorkflowSettings().saveExecutionProgress !== true) {
+			this.addExecutionHints?.({ message: UNSAVED_PROGRESS_HINT, type: 'info', location: 'outputPane' });
+		}
 		if (clampedFrom !== undefined) {
 			const message = `Poll Interval of ${clampedFrom} s is below the 5 s the service asks for; polling every 5 s (only a loopback Base URL is polled faster)`;
 			this.logger.warn(`Deck Generator Wait: ${message}`);
@@ -267,6 +279,7 @@ export class DeckGenWait implements INodeType {
 			placed[index] = { output: OUTPUT_OF[report.outcome], item: itemFor(items[index], index, report, body, service.baseUrl) };
 		});
 		await downloadCompleted(this, service.baseUrl, placed);
+		simplifyItems(this, placed);
 		for (const entry of placed) {
 			if (entry) outputs[singleOutput ? 0 : entry.output].push(entry.item);
 		}
@@ -278,6 +291,14 @@ export class DeckGenWait implements INodeType {
 		return outputs;
 	}
 }
+
+/**
+ * Said when Wait Until Done runs in a workflow that does not save its progress: by default n8n
+ * saves an execution only at its start, at a wait and at its end, so a restart while this node
+ * waits loses every output before it.
+ */
+export const UNSAVED_PROGRESS_HINT =
+	'This workflow does not save execution progress (unless your n8n does so by default: EXECUTIONS_DATA_SAVE_ON_PROGRESS). If n8n restarts or crashes while this node waits, the execution is marked crashed and the decks bought before it are not in it; Retry replays those purchases without charging again. To resume at this node instead, turn on "Save execution progress" in the workflow settings. For many or long decks, use Check Once with n8n\'s Wait node.';
 
 /**
  * The interval between two reads of a deck. Below the contract's 5 s only on a loopback base URL
@@ -363,6 +384,32 @@ async function downloadCompleted(
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(4, jobs.length) }, worker));
+}
+
+/** What a simplified item keeps, in this order: the deck, its link, the file, and why it failed or was not read. */
+const SIMPLE_FIELDS = [
+	'taskId', 'status', 'state', 'outcome', 'deckUrl',
+	'fileName', 'mimeType', 'fileSize', 'downloadError',
+	'error', 'detail', 'code', 'httpCode', 'reason', 'description', 'requestId', 'lastError',
+] as const;
+
+/**
+ * Simplify: each item keeps SIMPLE_FIELDS only (after the download, which may read `links`). A
+ * Completed item's requestId goes too: only a failure needs it for support.
+ */
+function simplifyItems(ctx: IExecuteFunctions, placed: Array<{ output: number; item: INodeExecutionData } | undefined>): void {
+	placed.forEach((entry, index) => {
+		// an item that never had a task id is the package's error item ({error, message}): left whole
+		if (!entry || entry.item.json.taskId === undefined || (ctx.getNodeParameter('options', index, {}) as WaitOptions).simplify !== true) return;
+		const full = entry.item.json;
+		const keep = entry.output === OUTPUT_OF.failed || full.lastError !== undefined;
+		const json: IDataObject = {};
+		for (const field of SIMPLE_FIELDS) {
+			if (full[field] === undefined || (field === 'requestId' && !keep)) continue;
+			json[field] = full[field];
+		}
+		entry.item.json = json;
+	});
 }
 
 /** The service refused the read (404, 401, 403, ...): its own words, code and request id. */

@@ -128,6 +128,12 @@ export interface CallResult {
 	 * committed by the service (the answer lost on the way back).
 	 */
 	unansweredAttempts: number;
+	/**
+	 * Attempts the service may have committed without saying so: no response, a 5xx (a server
+	 * may fail after writing), or a 409 already_in_progress (work under this very key). On a keyed
+	 * POST that ends without a definite answer, any of them means "may have been bought".
+	 */
+	uncertainAttempts: number;
 	/** Set when the policy stopped because the service asked for a wait longer than allowed. */
 	waitTooLongMs?: number;
 	/** Set when a retry or pause was not taken because it would end after the deadline. */
@@ -145,13 +151,14 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 	const now = options.now ?? Date.now;
 	const pastDeadline = (waitMs: number) => options.deadline !== undefined && now() + waitMs > options.deadline;
 	let unansweredAttempts = 0;
+	let uncertainAttempts = 0;
 	let last: CallResult | undefined;
 
 	for (let attempt = 1; ; attempt++) {
 		throwIfCancelled(options.signal);
 		// A read may start at the deadline (Max Wait's last look); only a wait may not cross it.
 		const pause = options.gate?.remainingPause() ?? 0;
-		if (pause > 0 && pastDeadline(pause)) return { ...(last ?? deadlineResult(unansweredAttempts)), stoppedAtDeadline: true };
+		if (pause > 0 && pastDeadline(pause)) return { ...(last ?? deadlineResult()), stoppedAtDeadline: true };
 		await options.gate?.waitTurn(options.sleep, options.signal);
 
 		let response: ServiceResponse | undefined;
@@ -164,6 +171,7 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 			if (error instanceof TransportError) {
 				networkError = error;
 				unansweredAttempts++;
+				uncertainAttempts++;
 			}
 			else unexpected = error ?? new Error('transport failed');
 		}
@@ -171,8 +179,9 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 		if (unexpected !== undefined) throw unexpected;
 		if (response) {
 			options.gate?.observe(response, settings.maxRetryWaitMs);
-			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt, unansweredAttempts };
+			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt, unansweredAttempts, uncertainAttempts };
 			failure = parseFailure(response);
+			if (mayHaveCommitted(failure)) uncertainAttempts++;
 			// Other calls of the credential never wait longer than Max Retry Wait for it either.
 			if (isRateLimit(failure)) options.gate?.pauseFor(Math.min(failure.retryAfterMs ?? 1_000, settings.maxRetryWaitMs));
 		}
@@ -190,8 +199,8 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 			random,
 		);
 		last = response
-			? { outcome: classifyFailure(failure!), response, attempts: attempt, unansweredAttempts }
-			: { outcome: noResponseOutcome(networkError!, attempt), attempts: attempt, networkError, unansweredAttempts };
+			? { outcome: classifyFailure(failure!), response, attempts: attempt, unansweredAttempts, uncertainAttempts }
+			: { outcome: noResponseOutcome(networkError!, attempt), attempts: attempt, networkError, unansweredAttempts, uncertainAttempts };
 		if (!decision.retry) return decision.waitTooLongMs === undefined ? last : { ...last, waitTooLongMs: decision.waitTooLongMs };
 		if (pastDeadline(decision.waitMs)) return { ...last, stoppedAtDeadline: true };
 		if (failure) retriesByCode.set(failure.code, (retriesByCode.get(failure.code) ?? 0) + 1);
@@ -200,11 +209,17 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 	}
 }
 
+/** An answer after which the service may still have done the work (see uncertainAttempts). */
+function mayHaveCommitted(failure: ServiceFailure): boolean {
+	return failure.status >= 500 || (failure.status === 409 && failure.reason === 'already_in_progress');
+}
+
 /** The deadline came before a request could be sent (the credential is paused past it). */
-function deadlineResult(unansweredAttempts: number): CallResult {
+function deadlineResult(): CallResult {
 	return {
 		attempts: 0,
-		unansweredAttempts,
+		unansweredAttempts: 0,
+		uncertainAttempts: 0,
 		outcome: {
 			route: 'error',
 			outcome: 'error',

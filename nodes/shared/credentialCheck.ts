@@ -6,6 +6,7 @@
  * The key never appears in a message (nothing here is given it).
  */
 import { parseFailure } from './problem';
+import { plainHttpRefusal } from './secrecy';
 import type { ServiceResponse } from './transport';
 
 export const CREDENTIAL_TEST_PATH = '/v1/credits';
@@ -25,8 +26,11 @@ export function normaliseBaseUrl(baseUrl: unknown): string {
 		.replace(/\/+$/, '');
 }
 
-/** A Base URL that cannot be right, said before anything is sent. */
-export function baseUrlProblem(baseUrl: string): string | undefined {
+/**
+ * A Base URL that cannot be right, said before anything is sent; plain http:// to another machine
+ * only with the credential's Allow Plain HTTP.
+ */
+export function baseUrlProblem(baseUrl: string, allowPlainHttp?: unknown): string | undefined {
 	let url: URL;
 	try {
 		url = new URL(baseUrl);
@@ -40,7 +44,7 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 		const root = `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, '')}`;
 		return `The Base URL ends in /v1. Enter the service root without /v1 (e.g. ${root}); the nodes add /v1 to every path themselves.`;
 	}
-	return undefined;
+	return plainHttpRefusal(baseUrl, allowPlainHttp);
 }
 
 export function credentialVerdict(response: ServiceResponse, baseUrl: string): CredentialVerdict {

@@ -6,15 +6,20 @@
  * judged again (n8n's own redirect handling would carry the credential across origins).
  */
 
+import { isPlainHttpElsewhere } from './secrecy';
+
 /** Redirect hops followed before giving up. */
 export const MAX_REDIRECTS = 5;
 
 export const DEFAULT_MAX_DOWNLOAD_MB = 100;
 
-/** Whether the API key may be sent to `url`: only to the Base URL's own origin. */
-export function mayCarryCredential(url: string, baseUrl: string): boolean {
+/**
+ * Whether the API key may be sent to `url`: only to the Base URL's own origin, and never over plain
+ * http:// to another machine unless the credential allows plain HTTP (secrecy.ts).
+ */
+export function mayCarryCredential(url: string, baseUrl: string, allowPlainHttp = false): boolean {
 	const origin = originOf(url);
-	return origin !== undefined && origin === originOf(baseUrl);
+	return origin !== undefined && origin === originOf(baseUrl) && (allowPlainHttp || !isPlainHttpElsewhere(url));
 }
 
 function originOf(url: string): string | undefined {
@@ -59,10 +64,11 @@ export function sameOriginHop(
 	baseUrl: string,
 	method: string,
 	hops: number,
+	allowPlainHttp = false,
 ): Hop | undefined {
 	const target = redirectTarget(status, headers, from);
 	if (target === undefined) return undefined;
-	if (hops < MAX_REDIRECTS && mayCarryCredential(target, baseUrl)) {
+	if (hops < MAX_REDIRECTS && mayCarryCredential(target, baseUrl, allowPlainHttp)) {
 		return { url: target, asGet: method.toUpperCase() !== 'GET' && status !== 307 && status !== 308 };
 	}
 	headers.location = target;

@@ -1,16 +1,20 @@
 /**
- * Idempotency keys that survive retries of an execution.
+ * Idempotency keys that survive whatever n8n does to an execution.
  *
- * A spending call's key lives in a store that n8n saves with the execution (the node's
- * execution context), so Retry On Fail, "retry execution" from the executions list and a resumed
- * execution all send the key of the first attempt, and the service replays instead of charging
- * again. A slot is (operation, run index, item index); within a slot every distinct body keeps
- * its own key, so a changed field (or a price re-sent after drift) is a new purchase while the
- * original body, sent again, is still the original one.
+ * n8n keeps a node's execution context only as long as it saves the execution: in its default
+ * mode that is at the start, at a wait and at the end. A crash or a restart while Wait Until Done
+ * polls loses it; a Retry from the executions list then runs under a new execution id, and the node
+ * under a new run index (crash recovery gave it an artificial item); an editor re-run starts a new
+ * execution. So the default key is derived only from what every one of those supplies again:
  *
- * Key format: UUID v5 of (execution id, node id, slot, body hash), so the key is also stable if
- * the store is lost within the same execution. A user's override (e.g. a webhook delivery id)
- * is used as the key itself.
+ *   UUID v5 of (workflow id, node id, operation, item position, body hash, origin)
+ *
+ * where the origin is a hash of the trigger item the item descends from (n8n's pairedItem
+ * lineage) and of the user's Purchase Reference. The same brief from the same trigger data through
+ * the same node is one purchase: every retry, redelivery or re-run replays it. A changed brief, or
+ * new trigger data (a schedule's timestamp, another webhook call), is a new purchase; a new
+ * Purchase Reference buys the same brief again on purpose. A user's Idempotency Key (e.g. a
+ * webhook delivery id) is used as the key itself.
  */
 import { createHash } from 'node:crypto';
 
@@ -79,37 +83,51 @@ export function uuidV5(name: string, namespace: string = PACKAGE_UUID_NAMESPACE)
 
 export interface KeySlot {
 	operation: string;
+	/** Names the purchase in errors and logs; not part of the key (a retry changes it). */
 	runIndex: number;
 	itemIndex: number;
 }
 
+/** What identifies a purchase beyond its slot and body, all of it supplied again by any retry. */
 export interface KeyScope {
-	executionId: string;
+	/** Empty for a workflow never saved (the editor's first run). */
+	workflowId: string;
 	nodeId: string;
+	/** Hash of the trigger item(s) the item descends from, and of the Purchase Reference; see originHash. */
+	origin: string;
 }
 
 /** Where keys are kept: n8n's node execution context, or any plain object in tests. */
 export type KeyStore = Record<string, unknown>;
 
-const STORE_MEMBER = 'deckgenIdempotencyKeys';
+/**
+ * 0.2 stored every key it made here (derived from the execution id), per slot
+ * `operation#runIndex#itemIndex`, then body hash: honoured, so that retrying an execution saved
+ * before the upgrade still replays its purchases. Nothing new is stored.
+ */
+const LEGACY_STORE_MEMBER = 'deckgenIdempotencyKeys';
 
-type SlotEntries = Record<string /* body hash */, string /* key */>;
-
-function slotName(slot: KeySlot): string {
-	return `${slot.operation}#${slot.runIndex}#${slot.itemIndex}`;
+/**
+ * The origin of an item: its trigger item(s), as canonical JSON by trigger name, and the user's
+ * Purchase Reference. Empty lineage (no trigger found, e.g. a tool call) hashes to the same value
+ * every time, so the brief alone then decides.
+ */
+export function originHash(triggerItems: Record<string, unknown>, purchaseReference = ''): string {
+	return sha256Hex(canonicalJson({ triggerItems, purchaseReference }));
 }
 
-function entriesOf(store: KeyStore): Record<string, SlotEntries> {
-	const existing = store[STORE_MEMBER];
-	if (existing && typeof existing === 'object') return existing as Record<string, SlotEntries>;
-	const created: Record<string, SlotEntries> = {};
-	store[STORE_MEMBER] = created;
-	return created;
+/** The key a 0.2 execution stored for this slot and body, if its context is still there. */
+function legacyKey(store: KeyStore, slot: KeySlot, bodyHash: string): string | undefined {
+	const entries = store[LEGACY_STORE_MEMBER];
+	if (!entries || typeof entries !== 'object') return undefined;
+	const slotEntries = (entries as Record<string, unknown>)[`${slot.operation}#${slot.runIndex}#${slot.itemIndex}`];
+	const key = slotEntries && typeof slotEntries === 'object' ? (slotEntries as Record<string, unknown>)[bodyHash] : undefined;
+	return typeof key === 'string' && key ? key : undefined;
 }
 
 /**
- * The key for sending `bodyHash` from `slot`: the one stored for that body if any, else a new
- * one, stored before it is used so that a crash right after sending still finds it.
+ * The key for sending `bodyHash` from `slot`. Deterministic: nothing needs to be stored before it
+ * is sent, and a crash at any point finds the same key again.
  */
 export function idempotencyKeyFor(
 	store: KeyStore,
@@ -123,14 +141,9 @@ export function idempotencyKeyFor(
 	// idempotency_key_reused instead of a second purchase. A price re-sent after drift may reuse
 	// it, because a price_drift refusal writes nothing.
 	if (override) return override;
-	const entries = entriesOf(store);
-	const name = slotName(slot);
-	const slotEntries = (entries[name] ??= {});
-	const stored = slotEntries[bodyHash];
-	if (stored) return stored;
-	const key = uuidV5(`${scope.executionId}\u0000${scope.nodeId}\u0000${name}\u0000${bodyHash}`);
-	slotEntries[bodyHash] = key;
-	return key;
+	const legacy = legacyKey(store, slot, bodyHash);
+	if (legacy) return legacy;
+	return uuidV5(['v2', scope.workflowId, scope.nodeId, slot.operation, String(slot.itemIndex), bodyHash, scope.origin].join('\u0000'));
 }
 
 /**
@@ -146,7 +159,9 @@ export interface Purchase {
 	key: string;
 	/**
 	 * `bought`: the service answered 2xx (`taskId` is the deck, when the answer named one).
-	 * `unanswered`: sent, but no answer came back after every attempt; it may have been bought.
+	 * `unanswered`: sent, and no attempt ended with a definite answer (a 2xx, or a 4xx that says
+	 * nothing was charged) while some attempt may have been committed (no answer, a 5xx, or work
+	 * already in progress under the key): it may have been bought.
 	 */
 	state: 'bought' | 'unanswered';
 	taskId?: string;
@@ -168,12 +183,12 @@ function purchaseEntries(store: KeyStore): Record<string /* key */, Purchase> {
 /** How one keyed spending request ended, as far as what it may have bought is concerned. */
 export type PurchaseResult =
 	| { kind: 'bought'; taskId?: string }
-	/** Some attempt got no answer, and no later answer settled it: it may have been bought. */
+	/** No definite answer, and some attempt may have been committed: it may have been bought. */
 	| { kind: 'unanswered' }
 	/** The service judged this key and refused it (a refusal is never stored): nothing was bought. */
 	| { kind: 'refused' }
-	/** Nothing learned (e.g. every answer was a 503 before the key was looked at). */
-	| { kind: 'unknown' };
+	/** Nothing could have been bought (e.g. every answer was a 429 before the key was looked at). */
+	| { kind: 'notCommitted' };
 
 export function recordPurchase(store: KeyStore, slot: KeySlot, key: string, result: PurchaseResult): void {
 	const entries = purchaseEntries(store);
@@ -189,7 +204,7 @@ export function recordPurchase(store: KeyStore, slot: KeySlot, key: string, resu
 		case 'refused':
 			if (known?.state === 'unanswered') delete entries[key];
 			return;
-		case 'unknown':
+		case 'notCommitted':
 			return;
 	}
 }

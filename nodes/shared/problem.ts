@@ -8,6 +8,7 @@
 import { z } from 'zod/v4';
 
 import { displayUrl } from './download';
+import { KEY_MASK, noteMasked } from './secrecy';
 import type { ServiceResponse } from './transport';
 
 export const problemSchema = z.looseObject({
@@ -145,8 +146,16 @@ function firstLine(text: string): string {
 	return stripped.length > 200 ? `${stripped.slice(0, 197)}...` : stripped;
 }
 
-/** Turns any non-2xx response into a `ServiceFailure`. */
+/**
+ * Turns any non-2xx response into a `ServiceFailure`. The response readers have already masked the
+ * API key (secrecy.ts); a detail that quoted it says so instead of reading oddly.
+ */
 export function parseFailure(response: ServiceResponse): ServiceFailure {
+	const failure = readFailure(response);
+	return failure.detail.includes(KEY_MASK) ? { ...failure, detail: noteMasked(failure.detail) } : failure;
+}
+
+function readFailure(response: ServiceResponse): ServiceFailure {
 	const body = parseJson(response.text);
 	const requestId = requestIdOf(response, body);
 	const retryAfterMs = retryAfterMsOf(response, body);

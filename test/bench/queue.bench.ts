@@ -1,24 +1,57 @@
 /**
- * `npm run bench:queue -- --decks N [--json FILE] [--workers 2] [--concurrency 10] [--wait-seconds 66] [--speed 60]`
+ * `npm run bench:queue -- --decks N [--json FILE] [--rounds 2] [--workers 1] [--concurrency 10]
+ *   [--first-wait-seconds 66] [--wait-seconds 66] [--speed 20] [--max-minutes 120] [--save-progress example|both|none]`
  *
- * The at-scale example in n8n queue mode (test/e2e/queue-stack.ts: PostgreSQL, Redis, an n8n 2.41.1 main
- * and `--workers` workers) against the simulator: N webhook calls, each its own execution (Create ->
- * Check Once -> Wait -> Check Once -> Slack stand-in). Decks take 10-35 min of simulator time
- * (`--speed` 60: 10-35 s); the Wait node waits `--wait-seconds` (above n8n's 65 s offload threshold,
- * so every execution is offloaded to the database once). Not a test: it measures and prints.
+ * Side by side on one queue-mode stack (test/e2e/queue-stack.ts: PostgreSQL, Redis, an n8n 2.41.1 main
+ * and `--workers` workers), against the simulator, N deck requests each:
  *
- * Reported: executions per minute per worker, worker CPU-seconds per deck, main CPU, PostgreSQL CPU,
- * Redis memory, peak active (running / Bull active jobs) versus waiting executions, charges versus
- * decks, and wall time against the longest deck plus the Wait node's delay.
+ * - package: the recommended at-scale workflow (test/workflows/examples/at-scale.json): Webhook ->
+ *   Create -> Wait -> Check Once (Simplify, Download File); Still Running -> Wait -> Check Once;
+ *   Completed -> Slack with the file;
+ * - handBuilt: the same job built from HTTP Request + Wait + Switch (test/bench/hand-built-loop.json),
+ *   with the same first wait and the same re-check wait.
+ *
+ * In `--rounds` rounds, each running N / rounds decks of one workflow and then of the other (the order
+ * alternates from round to round), after a warm-up of both: so both see the same machine. Each half
+ * round is measured alone (nothing else runs then): worker and main CPU-seconds. At the end, from the
+ * database, every measured execution's stored run data (`execution_data.data`: bytes and node runs);
+ * from the simulator's ledger, status reads and charges.
+ *
+ * Decks take 10-35 min of simulator time (`--speed` 20: 30-105 s), so about half the decks are still
+ * running at their first check and go round the loop once. Both Waits must stay above n8n's 65 s
+ * offload threshold (a shorter wait holds the worker slot in memory instead of the database).
+ *
+ * `--save-progress`: which workflows save execution progress after every node (n8n's
+ * saveExecutionProgress): `example` (default: the example does, as shipped; the loop keeps n8n's default,
+ * off), `both`, or `none` (shows what the setting costs).
+ *
+ * Targets (exit code 1 when one is missed): per deck, the package's status reads <= the loop's, its
+ * execution data <= 0.6 x the loop's, its worker CPU <= 0.8 x the loop's; charges = decks for both;
+ * every execution of both a success and every deck delivered (else the figures mean nothing).
  */
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
+import { parse as parseFlatted } from 'flatted';
 import { start } from '../simulator';
 import { ensureBuilt, REPO } from '../e2e/fixtures/build';
 import { startSink } from '../e2e/fixtures/sink';
-import { FILE_NODE, fireDecks, importAtScale, SINK_PREFIX, startSampler, WAIT_OFFLOAD_THRESHOLD_SECONDS, waitForFinished } from '../e2e/fixtures/at-scale';
+import {
+	type AtScaleWorkflow,
+	FILE_NODE,
+	fireDecks,
+	HAND_BUILT_SINK_PREFIX,
+	HAND_BUILT_WEBHOOK_PATH,
+	importAtScale,
+	importHandBuilt,
+	SINK_PREFIX,
+	startSampler,
+	WAIT_OFFLOAD_THRESHOLD_SECONDS,
+	waitForFinished,
+	WEBHOOK_PATH,
+} from '../e2e/fixtures/at-scale';
 import { closeHttpClients } from '../e2e/n8n-instance';
-import { groupCpuSeconds, startQueueStack } from '../e2e/queue-stack';
+import { groupCpuSeconds, startQueueStack, type QueueStack } from '../e2e/queue-stack';
 
 function arg(name: string, fallback?: string): string | undefined {
 	const i = process.argv.indexOf(`--${name}`);
@@ -33,127 +66,235 @@ function num(name: string, fallback: number): number {
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const log = (msg: string) => process.stderr.write(`[bench:queue ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
+type SideName = 'package' | 'handBuilt';
+
+interface Side {
+	name: SideName;
+	wf: AtScaleWorkflow;
+	webhookPath: string;
+	/** delivery ids (the Idempotency Key) start with it: charges and reads are told apart by it */
+	idPrefix: string;
+	sinkName: string;
+	/** executions fired so far (warm-up included), for waitForFinished's count */
+	fired: number;
+	halves: Array<{ round: number; decks: number; workerCpu: number; mainCpu: number; postgresCpu: number; wallSeconds: number; longestDeckSeconds: number; peakWaiting: number; peakActiveJobs: number }>;
+	redeliveries: { count: number };
+	notAccepted: number;
+}
+
+interface PerDeck {
+	decks: number;
+	executions: Record<string, number>;
+	workerCpuSeconds: number;
+	mainCpuSeconds: number;
+	postgresCpuSeconds: number;
+	executionDataBytes: number;
+	workflowCopyBytes: number;
+	nodeRuns: number;
+	statusReads: number;
+	fileDownloads: number;
+	charges: number;
+	delivered: number;
+	wallSeconds: number;
+	floorSeconds: number;
+	wallOverFloor: number;
+}
+
+/** psql against the stack's database; rows of fields */
+function sql(stack: QueueStack, query: string): string[][] {
+	const { host, port, user, database } = stack.postgres;
+	const r = spawnSync('psql', ['-h', host, '-p', String(port), '-U', user, '-d', database, '-At', '-F', '\x1f', '-R', '\x1e', '-c', query], {
+		encoding: 'utf8',
+		maxBuffer: 1 << 30,
+	});
+	if (r.status !== 0) throw new Error(`psql: ${r.stderr}`);
+	return r.stdout.split('\x1e').filter((row) => row !== '' && row !== '\n').map((row) => row.replace(/^\n/, '').split('\x1f'));
+}
+
+/** The stored run data of the workflow's executions above `afterId`: bytes of `data` and of the workflow copy, node runs. */
+function stored(stack: QueueStack, workflowId: string, afterId: number) {
+	const rows = sql(
+		stack,
+		`SELECT e.status, octet_length(d.data), octet_length(d."workflowData"::text), d.data FROM execution_data d JOIN execution_entity e ON e.id = d."executionId" WHERE e."workflowId" = '${workflowId}' AND e.id > ${afterId}`,
+	);
+	let dataBytes = 0;
+	let workflowBytes = 0;
+	let nodeRuns = 0;
+	const executions: Record<string, number> = {};
+	for (const [status, data, workflow, text] of rows) {
+		executions[status] = (executions[status] ?? 0) + 1;
+		dataBytes += Number(data);
+		workflowBytes += Number(workflow);
+		const runData = (parseFlatted(text) as { resultData?: { runData?: Record<string, unknown[]> } }).resultData?.runData ?? {};
+		for (const runs of Object.values(runData)) nodeRuns += runs.length;
+	}
+	return { executions, count: rows.length, dataBytes, workflowBytes, nodeRuns };
+}
+
 async function main(): Promise<void> {
-	const decks = num('decks', 100);
-	const workersCount = num('workers', 2);
+	const decks = num('decks', 200);
+	const rounds = num('rounds', 2);
+	const workersCount = num('workers', 1);
 	const concurrency = num('concurrency', 10);
+	const firstWaitSeconds = num('first-wait-seconds', WAIT_OFFLOAD_THRESHOLD_SECONDS + 1);
 	const waitSeconds = num('wait-seconds', WAIT_OFFLOAD_THRESHOLD_SECONDS + 1);
-	const speed = num('speed', 60);
+	const speed = num('speed', 20);
+	const warmUp = Number(arg('warm-up', '5'));
 	const jsonFile = arg('json');
-	// stop waiting after this long and report what finished (a run that cannot complete still measures)
-	const maxMinutes = num('max-minutes', 360);
+	const maxMinutes = num('max-minutes', 120);
+	const perHalf = Math.ceil(decks / rounds);
+	const saveProgress = arg('save-progress', 'example')!;
+	if (!['example', 'both', 'none'].includes(saveProgress)) throw new Error('--save-progress must be example, both or none');
 
 	ensureBuilt();
 	const sim = await start({ seed: 42, clock: { speed }, limits: { maxConcurrentDecks: 10_000_000, spendPerHour: 10_000_000, retryAfterMs: 20 } });
 	const apiKey = sim.control.createAccount({ balance: 100_000_000, subscriber: true }).key;
 	const sink = await startSink();
-	log(`starting PostgreSQL, Redis, n8n main and ${workersCount} workers (concurrency ${concurrency})`);
+	log(`starting PostgreSQL, Redis, n8n main and ${workersCount} worker(s) (concurrency ${concurrency})`);
 	const stack = await startQueueStack({
 		packageDir: REPO,
 		workers: workersCount,
 		concurrency,
-		// info: workers log each job's start and end (the per-worker active count); no pruning while we count
+		// info: workers log each job's start and end; no pruning while we count
 		env: { N8N_LOG_LEVEL: 'info', EXECUTIONS_DATA_PRUNE_MAX_COUNT: '0' },
 	});
+	const t0 = Date.now();
 	try {
-		const wf = await importAtScale(stack.main, { sim, apiKey, sinkUrl: sink.url, waitSeconds, name: ' (bench)' });
-		const cpu0 = {
-			workers: stack.workers.map((w) => w.cpuSeconds()),
-			main: groupCpuSeconds(stack.main.pid),
-			postgres: groupCpuSeconds(stack.postgres.pid),
-			bench: process.cpuUsage(),
-		};
-		const redisMemory: number[] = [];
-		// the samples are REST count queries the main answers: sparse at large N, so they cost it little
-		const sampler = startSampler(stack, wf.id, decks > 1000 ? 5000 : 1000);
-		const memTimer = setInterval(() => {
-			try {
-				redisMemory.push(Number(stack.redis.info('memory').used_memory));
-			} catch {
-				/* ignore */
-			}
-		}, 2000);
-		const t0 = Date.now();
-		log(`firing ${decks} webhook calls`);
-		const ids = Array.from({ length: decks }, (_, i) => `bench-${i}`);
-		const progress = setInterval(() => {
-			const s = sampler.samples[sampler.samples.length - 1];
-			if (s) log(`${Math.round((Date.now() - t0) / 1000)} s: waiting ${s.waiting}, running ${s.running}, new ${s.queued}, active jobs ${s.activeJobs}, queued jobs ${s.queuedJobs}, delivered ${sink.records.length}, charges ${sim.ledger.charges.length}`);
-		}, 30_000);
-		const redeliveries = { count: 0 };
-		const statuses = await fireDecks(stack.main, ids, 6, redeliveries);
-		const firedSeconds = (Date.now() - t0) / 1000;
-		log(`fired in ${firedSeconds.toFixed(1)} s (${statuses.filter((s) => s !== 202).length} not 202)`);
-		let complete = true;
-		let counts: Record<string, number>;
-		try {
-			counts = await waitForFinished(stack.main, wf.id, decks, maxMinutes * 60_000 - (Date.now() - t0));
-		} catch (e) {
-			log(`${(e as Error).message}: reporting what finished within --max-minutes ${maxMinutes}`);
-			complete = false;
-			counts = await waitForFinished(stack.main, wf.id, 0, 1000);
-		}
-		const finishedDecks = Object.values(counts).reduce((a, b) => a + b, 0);
-		const wallSeconds = (Date.now() - t0) / 1000;
-		clearInterval(progress);
-		clearInterval(memTimer);
-		const samples = await sampler.stop();
-		const redisInfo = stack.redis.info('memory');
-
-		const cpuWorkers = stack.workers.map((w, i) => w.cpuSeconds() - cpu0.workers[i]);
-		const cpuMain = groupCpuSeconds(stack.main.pid) - cpu0.main;
-		const cpuPostgres = groupCpuSeconds(stack.postgres.pid) - cpu0.postgres;
-		const bench = process.cpuUsage(cpu0.bench);
-		const charges = sim.ledger.charges;
-		const keys = new Set(charges.map((c) => c.idempotencyKey));
-		const durations = [...new Set(charges.map((c) => c.taskId))].map((taskId) => {
-			const d = sim.control.deck(taskId)!;
-			return (d.doneAt - d.createdAt) / speed / 1000;
+		const o = { sim, apiKey, sinkUrl: sink.url, firstWaitSeconds, waitSeconds, name: ' (bench)' };
+		const progress = (on: boolean) => ({ ...o, settings: { saveExecutionProgress: on } });
+		const side = (name: SideName, wf: AtScaleWorkflow, webhookPath: string, idPrefix: string, sinkPrefix: string): Side => ({
+			name, wf, webhookPath, idPrefix, sinkName: `${sinkPrefix}/${FILE_NODE}`, fired: 0, halves: [], redeliveries: { count: 0 }, notAccepted: 0,
 		});
-		const longestDeck = Math.max(...durations);
-		const delivered = sink.of('sink', `${SINK_PREFIX}/${FILE_NODE}`).length;
-		const valid = (xs: number[]) => xs.filter((x) => Number.isFinite(x));
+		const sides: Side[] = [
+			side('package', await importAtScale(stack.main, progress(saveProgress !== 'none')), WEBHOOK_PATH, 'pkg', SINK_PREFIX),
+			side('handBuilt', await importHandBuilt(stack.main, progress(saveProgress === 'both')), HAND_BUILT_WEBHOOK_PATH, 'hand', HAND_BUILT_SINK_PREFIX),
+		];
+		const deadline = t0 + maxMinutes * 60_000;
+		const fire = async (s: Side, ids: string[]) => {
+			const statuses = await fireDecks(stack.main, ids, 6, s.redeliveries, s.webhookPath);
+			s.notAccepted += statuses.filter((code) => code !== 202).length;
+			s.fired += ids.length;
+		};
+
+		if (warmUp > 0) {
+			log(`warm-up: ${warmUp} decks of each workflow (not measured)`);
+			await Promise.all(sides.map((s) => fire(s, Array.from({ length: warmUp }, (_, i) => `warm-${s.idPrefix}-${i}`))));
+			for (const s of sides) await waitForFinished(stack.main, s.wf.id, s.fired, deadline - Date.now());
+		}
+		const watermark = Number(sql(stack, 'SELECT coalesce(max(id), 0) FROM execution_entity')[0][0]);
+
+		for (let r = 0; r < rounds; r++) {
+			const order = r % 2 === 0 ? sides : [...sides].reverse();
+			for (const s of order) {
+				const ids = Array.from({ length: Math.min(perHalf, decks - r * perHalf) }, (_, i) => `${s.idPrefix}-${r}-${i}`);
+				if (ids.length <= 0) continue;
+				const cpu0 = { workers: stack.workers.map((w) => w.cpuSeconds()), main: groupCpuSeconds(stack.main.pid), postgres: groupCpuSeconds(stack.postgres.pid) };
+				const sampler = startSampler(stack, s.wf.id, 2000);
+				const start = Date.now();
+				log(`round ${r + 1}/${rounds}: ${ids.length} decks of ${s.name}`);
+				await fire(s, ids);
+				await waitForFinished(stack.main, s.wf.id, s.fired, deadline - Date.now());
+				const wallSeconds = (Date.now() - start) / 1000;
+				const samples = await sampler.stop();
+				const charged = sim.ledger.charges.filter((c) => ids.includes(c.idempotencyKey));
+				const durations = charged.map((c) => {
+					const d = sim.control.deck(c.taskId)!;
+					return (d.doneAt - d.createdAt) / speed / 1000;
+				});
+				const half = {
+					round: r + 1,
+					decks: ids.length,
+					workerCpu: stack.workers.reduce((sum, w, i) => sum + w.cpuSeconds() - cpu0.workers[i], 0),
+					mainCpu: groupCpuSeconds(stack.main.pid) - cpu0.main,
+					postgresCpu: groupCpuSeconds(stack.postgres.pid) - cpu0.postgres,
+					wallSeconds,
+					longestDeckSeconds: Math.max(0, ...durations),
+					peakWaiting: Math.max(0, ...samples.map((x) => x.waiting)),
+					peakActiveJobs: Math.max(0, ...samples.map((x) => x.activeJobs).filter(Number.isFinite)),
+				};
+				s.halves.push(half);
+				log(`  ${s.name}: ${round(wallSeconds, 1)} s, worker CPU ${round(half.workerCpu, 1)} s, main CPU ${round(half.mainCpu, 1)} s`);
+			}
+		}
+
+		const perDeck = {} as Record<SideName, PerDeck>;
+		for (const s of sides) {
+			const db = stored(stack, s.wf.id, watermark);
+			const mine = (key: string) => key.startsWith(`${s.idPrefix}-`);
+			const charges = sim.ledger.charges.filter((c) => mine(c.idempotencyKey));
+			const tasks = new Set(charges.map((c) => c.taskId));
+			const reads = sim.ledger.requests.filter((q) => q.method === 'GET' && /^\/v1\/decks\/[^/]+\/status$/.test(q.path) && tasks.has(decodeURIComponent(q.path.split('/')[3])));
+			const downloads = sim.ledger.requests.filter((q) => q.method === 'GET' && /^\/v1\/decks\/[^/]+\/files\//.test(q.path) && tasks.has(decodeURIComponent(q.path.split('/')[3])));
+			// a delivery names its deck's task id in the Slack comment
+			const delivered = sink.of('sink', s.sinkName).filter((rec) => {
+				const comment = typeof rec.body === 'string' ? rec.body : String((rec.body as { initialComment?: unknown } | undefined)?.initialComment ?? '');
+				const taskId = /task (tsk_[0-9a-f]+)/.exec(comment)?.[1];
+				return taskId !== undefined && tasks.has(taskId);
+			}).length;
+			const sum = (f: (h: Side['halves'][number]) => number) => s.halves.reduce((acc, h) => acc + f(h), 0);
+			const n = sum((h) => h.decks);
+			// the floor of a half round: its longest deck, one Wait, and the workers' CPU time spread over the workers
+			const floor = sum((h) => h.longestDeckSeconds + waitSeconds + h.workerCpu / workersCount);
+			const wall = sum((h) => h.wallSeconds);
+			perDeck[s.name] = {
+				decks: n,
+				executions: db.executions,
+				workerCpuSeconds: round(sum((h) => h.workerCpu) / n, 4),
+				mainCpuSeconds: round(sum((h) => h.mainCpu) / n, 4),
+				postgresCpuSeconds: round(sum((h) => h.postgresCpu) / n, 4),
+				executionDataBytes: Math.round(db.dataBytes / n),
+				workflowCopyBytes: Math.round(db.workflowBytes / n),
+				nodeRuns: round(db.nodeRuns / n, 2),
+				statusReads: round(reads.length / n, 3),
+				fileDownloads: round(downloads.length / n, 3),
+				charges: charges.length,
+				delivered,
+				wallSeconds: round(wall / s.halves.length, 1),
+				floorSeconds: round(floor / s.halves.length, 1),
+				wallOverFloor: round(wall / floor, 2),
+			};
+		}
+		const p = perDeck.package;
+		const h = perDeck.handBuilt;
+		const ratio = {
+			workerCpu: round(p.workerCpuSeconds / h.workerCpuSeconds, 3),
+			mainCpu: round(p.mainCpuSeconds / h.mainCpuSeconds, 3),
+			executionDataBytes: round(p.executionDataBytes / h.executionDataBytes, 3),
+			statusReads: round(p.statusReads / h.statusReads, 3),
+			nodeRuns: round(p.nodeRuns / h.nodeRuns, 3),
+		};
+		const targets = [
+			{ name: 'status reads per deck <= the loop\'s', met: p.statusReads <= h.statusReads },
+			{ name: 'execution data per deck <= 0.6 x the loop\'s', met: ratio.executionDataBytes <= 0.6 },
+			{ name: 'worker CPU per deck <= 0.8 x the loop\'s', met: ratio.workerCpu <= 0.8 },
+			{ name: 'charges = decks (both)', met: p.charges === p.decks && h.charges === h.decks },
+			{ name: 'every execution a success, every deck delivered (both)', met: [p, h].every((x) => x.executions.success === x.decks && x.delivered === x.decks) },
+		];
 		const result = {
-			complete,
-			finishedDecks,
 			decks,
-			workers: workersCount,
-			concurrencyPerWorker: concurrency,
-			waitNodeSeconds: waitSeconds,
-			simulatorSpeed: speed,
-			machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: round(os.totalmem() / 2 ** 30, 1), loadAvg1mAtEnd: round(os.loadavg()[0]) },
-			n8n: stack.main.version,
-			postgres: spawnVersion(),
-			executions: counts,
-			webhookNot202: statuses.filter((s) => s !== 202).length,
-			webhookRedeliveries: redeliveries.count,
-			firedSeconds: round(firedSeconds, 1),
-			wallSeconds: round(wallSeconds, 1),
-			longestDeckSeconds: round(longestDeck, 1),
-			floorSeconds: round(longestDeck + waitSeconds, 1),
-			executionsPerMinutePerWorker: round(finishedDecks / (wallSeconds / 60) / workersCount, 1),
-			workerCpuSeconds: cpuWorkers.map((c) => round(c, 1)),
-			workerCpuSecondsPerDeck: round(cpuWorkers.reduce((a, b) => a + b, 0) / finishedDecks, 4),
-			mainCpuSeconds: round(cpuMain, 1),
-			mainCpuSecondsPerDeck: round(cpuMain / finishedDecks, 4),
-			postgresCpuSeconds: round(cpuPostgres, 1),
-			benchAndSimulatorCpuSeconds: round((bench.user + bench.system) / 1e6, 1),
-			redisUsedMemoryPeakMb: round(Math.max(...valid(redisMemory), Number(redisInfo.used_memory ?? 0)) / 2 ** 20, 2),
-			redisUsedMemoryEndMb: round(Number(redisInfo.used_memory ?? 0) / 2 ** 20, 2),
-			peakWaiting: Math.max(...samples.map((s) => s.waiting)),
-			peakRunning: Math.max(...samples.map((s) => s.running)),
-			peakQueuedExecutions: Math.max(...samples.map((s) => s.queued)),
-			peakActiveJobs: Math.max(...valid(samples.map((s) => s.activeJobs))),
-			peakQueuedJobs: Math.max(...valid(samples.map((s) => s.queuedJobs))),
-			peakWorkerActive: Math.max(...samples.map((s) => s.workerActive.reduce((a, b) => a + b, 0))),
-			charges: charges.length,
-			chargedKeys: keys.size,
-			chargedTwice: charges.length - keys.size,
-			delivered,
-			samples: samples.length,
+			perDeck,
+			ratio,
+			targets,
+			setup: {
+				rounds,
+				saveProgress,
+				warmUpDecks: warmUp,
+				workers: workersCount,
+				concurrencyPerWorker: concurrency,
+				firstWaitSeconds,
+				waitSeconds,
+				simulatorSpeed: speed,
+				deckSeconds: [round(600 / speed, 1), round(2100 / speed, 1)],
+				machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: round(os.totalmem() / 2 ** 30, 1), loadAvg1mAtEnd: round(os.loadavg()[0]) },
+				n8n: stack.main.version,
+				totalSeconds: round((Date.now() - t0) / 1000, 1),
+			},
+			halves: Object.fromEntries(sides.map((s) => [s.name, s.halves.map((x) => ({ ...x, workerCpu: round(x.workerCpu, 2), mainCpu: round(x.mainCpu, 2), postgresCpu: round(x.postgresCpu, 2), wallSeconds: round(x.wallSeconds, 1), longestDeckSeconds: round(x.longestDeckSeconds, 1) }))])),
+			webhook: Object.fromEntries(sides.map((s) => [s.name, { redelivered: s.redeliveries.count, notAccepted: s.notAccepted }])),
 		};
 		printTable(result);
-		if (jsonFile) fs.writeFileSync(jsonFile, JSON.stringify({ ...result, samples: samples }, null, 2) + '\n');
+		if (jsonFile) fs.writeFileSync(jsonFile, JSON.stringify(result, null, 2) + '\n');
+		if (targets.some((t) => !t.met)) process.exitCode = 1;
 	} finally {
 		await stack.stop();
 		await sink.close();
@@ -162,38 +303,34 @@ async function main(): Promise<void> {
 	}
 }
 
-function spawnVersion(): string {
-	try {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		return require('child_process').execFileSync('psql', ['--version'], { encoding: 'utf8' }).trim();
-	} catch {
-		return 'unknown';
-	}
-}
-
-function printTable(r: Record<string, any>): void {
-	const rows: Array<[string, string]> = [
-		['decks (webhook calls, one execution each)', `${r.decks}${r.complete ? '' : ` (INCOMPLETE: ${r.finishedDecks} finished within --max-minutes)`}`],
-		['workers x concurrency', `${r.workers} x ${r.concurrencyPerWorker}`],
-		['executions: success / error / crashed', `${r.executions.success} / ${r.executions.error} / ${r.executions.crashed}`],
-		['charges / charged keys / decks', `${r.charges} / ${r.chargedKeys} / ${r.decks}`],
-		['delivered to the sink', `${r.delivered}`],
-		['webhook calls redelivered after a 5xx (same delivery id) / failed for good', `${r.webhookRedeliveries} / ${r.webhookNot202}`],
-		['wall time (s)', `${r.wallSeconds}`],
-		['longest deck + Wait node delay (s)', `${r.longestDeckSeconds} + ${r.waitNodeSeconds} = ${r.floorSeconds}`],
-		['executions per minute per worker', `${r.executionsPerMinutePerWorker}`],
-		['worker CPU-seconds per deck', `${r.workerCpuSecondsPerDeck} (total ${r.workerCpuSeconds.join(' + ')})`],
-		['main CPU-seconds (per deck)', `${r.mainCpuSeconds} (${r.mainCpuSecondsPerDeck})`],
-		['PostgreSQL CPU-seconds', `${r.postgresCpuSeconds}`],
-		['Redis used memory: peak / end (MB)', `${r.redisUsedMemoryPeakMb} / ${r.redisUsedMemoryEndMb}`],
-		['peak waiting executions', `${r.peakWaiting}`],
-		['peak running executions / Bull active jobs / worker-logged active', `${r.peakRunning} / ${r.peakActiveJobs} / ${r.peakWorkerActive}`],
-		['peak queued: executions (status new) / jobs in Redis', `${r.peakQueuedExecutions} / ${r.peakQueuedJobs}`],
-		['machine', `${r.machine.cpus} CPUs (${r.machine.cpuModel}), ${r.machine.memoryGb} GB; n8n ${r.n8n}; ${r.postgres}`],
+function printTable(r: { decks: number; perDeck: Record<SideName, PerDeck>; ratio: Record<string, number>; targets: Array<{ name: string; met: boolean }>; setup: Record<string, any> }): void {
+	const p = r.perDeck.package;
+	const h = r.perDeck.handBuilt;
+	const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 4 });
+	const ratioOf = (a: number, b: number) => (b ? (a / b).toFixed(2) : '-');
+	const rows: Array<[string, string, string, string]> = [
+		['worker CPU-seconds', fmt(p.workerCpuSeconds), fmt(h.workerCpuSeconds), ratioOf(p.workerCpuSeconds, h.workerCpuSeconds)],
+		['main CPU-seconds', fmt(p.mainCpuSeconds), fmt(h.mainCpuSeconds), ratioOf(p.mainCpuSeconds, h.mainCpuSeconds)],
+		['PostgreSQL CPU-seconds', fmt(p.postgresCpuSeconds), fmt(h.postgresCpuSeconds), ratioOf(p.postgresCpuSeconds, h.postgresCpuSeconds)],
+		['execution data (bytes of `execution_data.data`)', fmt(p.executionDataBytes), fmt(h.executionDataBytes), ratioOf(p.executionDataBytes, h.executionDataBytes)],
+		['workflow copy (bytes of `execution_data.workflowData`)', fmt(p.workflowCopyBytes), fmt(h.workflowCopyBytes), ratioOf(p.workflowCopyBytes, h.workflowCopyBytes)],
+		['node runs', fmt(p.nodeRuns), fmt(h.nodeRuns), ratioOf(p.nodeRuns, h.nodeRuns)],
+		['status reads (simulator ledger)', fmt(p.statusReads), fmt(h.statusReads), ratioOf(p.statusReads, h.statusReads)],
+		['file downloads', fmt(p.fileDownloads), fmt(h.fileDownloads), ratioOf(p.fileDownloads, h.fileDownloads)],
+		['charges / decks (total)', `${p.charges} / ${p.decks}`, `${h.charges} / ${h.decks}`, ''],
+		['executions success / delivered (total)', `${p.executions.success ?? 0} / ${p.delivered}`, `${h.executions.success ?? 0} / ${h.delivered}`, ''],
+		['wall time of a round / floor (s)', `${p.wallSeconds} / ${p.floorSeconds}`, `${h.wallSeconds} / ${h.floorSeconds}`, `${p.wallOverFloor} / ${h.wallOverFloor} of floor`],
 	];
-	const w = Math.max(...rows.map(([k]) => k.length));
-	console.log(`| ${'measure'.padEnd(w)} | value |\n|${'-'.repeat(w + 2)}|-------|`);
-	for (const [k, v] of rows) console.log(`| ${k.padEnd(w)} | ${v} |`);
+	console.log(`| per deck (N = ${r.decks} each) | package example | hand-built loop | ratio |\n|---|---|---|---|`);
+	for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+	const s = r.setup;
+	console.log(
+		`\nsave execution progress: ${s.saveProgress}; ${s.rounds} alternating rounds after ${s.warmUpDecks} warm-up decks each; ${s.workers} worker(s) x ${s.concurrencyPerWorker}; decks ${s.deckSeconds[0]}-${s.deckSeconds[1]} s (sim speed ${s.simulatorSpeed}); ` +
+			`first wait ${s.firstWaitSeconds} s, re-check ${s.waitSeconds} s; floor = longest deck + wait + worker CPU / workers; ` +
+			`${s.machine.cpus} CPUs (${s.machine.cpuModel}), load ${s.machine.loadAvg1mAtEnd} at the end; n8n ${s.n8n}; ${s.totalSeconds} s in all`,
+	);
+	console.log('\nTargets:');
+	for (const t of r.targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.name}`);
 }
 
 main().catch((e) => {

@@ -1,15 +1,15 @@
 /**
  * Queue mode, end to end: an n8n 2.41.1 main (EXECUTIONS_MODE=queue), Redis, PostgreSQL and two
  * `n8n worker` processes, all started by ./queue-stack.ts, running the at-scale example
- * (test/workflows/examples/at-scale.json: webhook -> Create -> Check Once, Still Running -> n8n's Wait
- * -> Check Once again, Completed -> Slack with the file) against the simulator, Slack swapped for the
- * loopback sink.
+ * (test/workflows/examples/at-scale.json: webhook -> Create -> n8n's Wait -> Check Once, Still Running ->
+ * n8n's Wait -> Check Once again, Completed -> Slack with the file) against the simulator, Slack swapped
+ * for the loopback sink.
  *
- * Time is compressed so CI stays within a few minutes: decks take 20-70 s (simulator speed 30) and
- * the Wait node waits WAIT_SECONDS, above the 65 s under which n8n keeps a wait in the worker and the
- * longest deck, with room for a slow burst (the first executions must still wait when the last arrive)
- * and a slow worker (a deck must still run at its first check); so every deck is still running at its
- * first check and done at its second, and every execution is offloaded to the database once.
+ * Time is compressed so CI stays within a few minutes: decks take 40-140 s (simulator speed 15). The
+ * first Wait waits FIRST_WAIT_SECONDS, above the 65 s under which n8n keeps a wait in the worker, with
+ * room for a slow burst (the first executions must still wait when the last arrive); the re-check Wait
+ * RECHECK_WAIT_SECONDS. So every execution is offloaded to the database at least once, most decks are
+ * done at their first check, and the longer ones go round the loop (Still Running -> Wait -> Check).
  *
  * - M = 100 webhook calls, each its own execution; while the decks run the executions are
  *   `waiting` (executions API) and the workers' active jobs stay far below M; Redis restarts while
@@ -31,6 +31,7 @@ import {
 	AtScaleWorkflow,
 	CHECK_NODE,
 	countExecutions,
+	FIRST_WAIT_NODE,
 	describeExecutions,
 	FILE_NODE,
 	fireDecks,
@@ -46,9 +47,12 @@ import { closeHttpClients, ExecutionDetail } from './n8n-instance';
 import { ensureQueueServices, startQueueStack, type QueueStack, type Worker } from './queue-stack';
 
 const M = 100;
-const WAIT_SECONDS = WAIT_OFFLOAD_THRESHOLD_SECONDS + 55;
-/** Simulator clock: a deck of 10-35 sim minutes takes 20-70 s. */
-const SIM_SPEED = 30;
+const FIRST_WAIT_SECONDS = WAIT_OFFLOAD_THRESHOLD_SECONDS + 55;
+const RECHECK_WAIT_SECONDS = WAIT_OFFLOAD_THRESHOLD_SECONDS + 5;
+/** the longest an execution can wait: both Waits (a deck is done by its second check) */
+const WAIT_SECONDS = FIRST_WAIT_SECONDS + RECHECK_WAIT_SECONDS;
+/** Simulator clock: a deck of 10-35 sim minutes takes 40-140 s. */
+const SIM_SPEED = 15;
 /** How long the service holds the Create requests of the kill test: the worker is killed meanwhile. */
 const CREATE_HOLD_MS = 30_000;
 /** For a test: every inner deadline of it, and room for a failure message. */
@@ -90,7 +94,7 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 		sink = await startSink();
 		stack = await startQueueStack({ packageDir: REPO, workers: 2, concurrency: CONCURRENCY, env: { N8N_LOG_LEVEL: 'debug' } });
 		report.startupSeconds = (Date.now() - t) / 1000;
-		wf = await importAtScale(stack.main, { sim, apiKey, sinkUrl: sink.url, waitSeconds: WAIT_SECONDS });
+		wf = await importAtScale(stack.main, { sim, apiKey, sinkUrl: sink.url, firstWaitSeconds: FIRST_WAIT_SECONDS, waitSeconds: RECHECK_WAIT_SECONDS });
 	}, TEST_TIMEOUT_MS);
 
 	afterAll(async () => {
@@ -116,7 +120,7 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 			// every deck is still generating at its first check: each execution goes to the Wait node and
 			// is offloaded (seen as `waiting`). Redis restarts once they all have been, and none is queued or
 			// running: no job of theirs is then held in Redis. (Here that takes about 15 s. The first ones
-			// resume WAIT_SECONDS after they began waiting: past that a restart could meet a resumed job, so
+			// resume FIRST_WAIT_SECONDS after they began waiting: past that a restart could meet a resumed job, so
 			// a burst that slow fails with its own message.)
 			const seenWaiting = new Set<string>();
 			let firstWaitingAt: number | undefined;
@@ -125,7 +129,7 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 				if (seenWaiting.size > 0) firstWaitingAt ??= Date.now();
 				const busy = await countExecutions(stack.main, wf.id, ['new', 'running']);
 				if (seenWaiting.size >= before.length && busy === 0) break;
-				const tooLate = firstWaitingAt === undefined ? Date.now() - t > 240_000 : Date.now() - firstWaitingAt > (WAIT_SECONDS - 20) * 1000;
+				const tooLate = firstWaitingAt === undefined ? Date.now() - t > 240_000 : Date.now() - firstWaitingAt > (FIRST_WAIT_SECONDS - 20) * 1000;
 				if (tooLate) {
 					const notSeen = (await stack.main.listExecutions({ workflowId: wf.id, limit: 100 })).filter((e) => !seenWaiting.has(String(e.id))).map((e) => `${e.id}:${e.status}`);
 					throw new Error(
@@ -173,15 +177,22 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 		expect(peakWorkerActive).toBeLessThanOrEqual(2 * CONCURRENCY);
 		expect(peakWorkerActive).toBeLessThan(M / 4);
 
-		// the shape of one run: checked, waited (offloaded once), checked again, delivered
-		const [one] = await stack.main.listExecutions({ workflowId: wf.id, status: ['success'], limit: 1 });
-		const exec = await stack.main.getExecution(String(one.id));
-		const rd = exec.data.resultData.runData;
-		expect(rd[CHECK_NODE]).toHaveLength(2);
-		expect(rd[CHECK_NODE][0].data.main[2]).toHaveLength(1); // Still Running
-		expect(rd[CHECK_NODE][1].data.main[0]).toHaveLength(1); // Completed
-		expect(rd[WAIT_NODE]).toHaveLength(1);
-		expect(rd[FILE_NODE]).toHaveLength(1);
+		// the shape of the runs: waited (offloaded), checked, delivered; a deck still running at its first
+		// check went round the loop once (Still Running -> re-check Wait -> Completed)
+		const shapes: Record<string, number> = {};
+		for (const e of await stack.main.listExecutions({ workflowId: wf.id, status: ['success'], limit: 100 })) {
+			const rd = (await stack.main.getExecution(String(e.id))).data.resultData.runData;
+			const checks = (rd[CHECK_NODE] ?? []).map((run: Json) => (run.data.main as unknown[][]).findIndex((items) => items?.length === 1));
+			const shape = `first wait ${rd[FIRST_WAIT_NODE]?.length ?? 0}, checks ${JSON.stringify(checks)}, re-check waits ${rd[WAIT_NODE]?.length ?? 0}, delivered ${rd[FILE_NODE]?.length ?? 0}`;
+			shapes[shape] = (shapes[shape] ?? 0) + 1;
+		}
+		report.m = { ...report.m, shapes };
+		// outputs: 0 Completed, 2 Still Running
+		const once = 'first wait 1, checks [0], re-check waits 0, delivered 1';
+		const looped = 'first wait 1, checks [2,0], re-check waits 1, delivered 1';
+		expect(Object.keys(shapes).filter((shape) => shape !== once && shape !== looped)).toEqual([]);
+		expect(shapes[once]).toBeGreaterThan(0);
+		expect(shapes[looped]).toBeGreaterThan(0);
 	}, TEST_TIMEOUT_MS);
 
 	it('a worker dies (SIGKILL) while it runs Create: n8n ends its executions, a retry buys nothing twice, the redelivered requests complete on the other worker with one charge each', async () => {

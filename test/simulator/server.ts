@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, checkScope } from './auth';
 import type { Call } from './handlers';
 import { renameRateLimitHeaders, speak } from './dialect';
+import { echoKey, presentedKey } from './echo';
 import { canonicalJson, fingerprint } from './idempotency';
 import { fileIssue, sha256 } from './materials';
 import { boundaryOf, parseMultipart, type Part } from './multipart';
@@ -86,7 +87,9 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 	// Everything was done (charged, stored for replay); only the answer is lost.
 	if (fault?.kind === 'drop-after-commit') return drop(req);
 
-	const wire = 'replay' in outcome ? outcome.replay : serialize(speak(outcome, state.profile), requestId);
+	const answer = 'replay' in outcome ? outcome.replay : serialize(speak(outcome, state.profile), requestId);
+	const echoed = state.echoKey ? presentedKey(req.headers.authorization) : undefined;
+	const wire = echoed === undefined ? answer : echoKey(answer, echoed);
 	const headers: Record<string, string> = renameRateLimitHeaders({ ...ctx.rateHeaders, ...wire.headers, 'x-request-id': requestId }, state.profile);
 	if ('replay' in outcome) headers[state.profile.replayHeader.toLowerCase()] = 'true';
 	headers['content-length'] = String(wire.data.length);

@@ -59,6 +59,8 @@ export class SimState {
 	unshipped: Set<Capability>;
 	surface: 'on' | 'disabled' = 'on';
 	database: 'up' | 'down' = 'up';
+	/** Name the presented key in every text of every answer (echo.ts). */
+	echoKey: boolean;
 
 	constructor(opts: SimulatorOptions) {
 		this.seed = opts.seed ?? 1;
@@ -77,6 +79,7 @@ export class SimState {
 		this.statusWords = { ...this.profile.statusWords, ...stripUndefined(opts.statusWords ?? {}) };
 		this.unshipped = new Set(opts.unshipped ?? ['video']);
 		this.keys = createDemoKeys(this.accounts);
+		this.echoKey = opts.echoKey ?? false;
 	}
 
 	now(): number {

@@ -100,6 +100,12 @@ export interface SimulatorOptions {
 	/** Capabilities that answer 501 not_implemented. Default ['video']. */
 	unshipped?: Capability[];
 	limits?: Partial<Limits>;
+	/**
+	 * A careless service: every answer names the presented key (problem detail and title, 422 msg, 402 option
+	 * labels, a `notice` on every JSON body, plain-text and HTML bodies, WWW-Authenticate, a file's name). Off by
+	 * default; the secrecy suites turn it on (echo.ts).
+	 */
+	echoKey?: boolean;
 }
 
 export interface Charge {
@@ -257,6 +263,8 @@ export interface SimulatorControl {
 	setLimits(limits: Partial<Limits>): void;
 	resetLedger(): void;
 	setDeckFileBytes(bytes: number): void;
+	/** Turns the `echoKey` option on or off. */
+	setEchoKey(on: boolean): void;
 }
 
 export interface Simulator {

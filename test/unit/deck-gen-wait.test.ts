@@ -52,6 +52,8 @@ describe('Deck Generator Wait: description', () => {
 			maxWaitMinutes: 60,
 			pollIntervalSeconds: 5,
 			runningWords: '',
+			// off: a workflow saved before the option keeps the full item
+			simplify: false,
 			succeededWords: '',
 		});
 	});

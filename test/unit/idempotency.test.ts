@@ -1,5 +1,6 @@
 /**
- * Idempotency keys (design.md, "Idempotency keys: persistent per execution").
+ * Idempotency keys: derived from what every retry, redelivery and re-run supplies again
+ * (nodes/shared/idempotency.ts; README "Never buys twice: when it holds").
  */
 import { v5 as uuidv5, validate as uuidValidate, version as uuidVersion } from 'uuid';
 
@@ -8,6 +9,7 @@ import {
 	IDEMPOTENCY_HEADER,
 	idempotencyKeyFor,
 	isReplayed,
+	originHash,
 	purchasesIn,
 	recordPurchase,
 	sha256Hex,
@@ -17,7 +19,12 @@ import {
 	type KeyStore,
 } from '../../nodes/shared/idempotency';
 
-const SCOPE: KeyScope = { executionId: '1042', nodeId: '0f6b1c8e-3c1d-4a57-9e4b-1f2d3c4b5a69' };
+const WEBHOOK_ITEM = { Webhook: { body: { briefs: 3 }, headers: { 'content-type': 'application/json' } } };
+const SCOPE: KeyScope = {
+	workflowId: 'wf7Qm2',
+	nodeId: '0f6b1c8e-3c1d-4a57-9e4b-1f2d3c4b5a69',
+	origin: originHash(WEBHOOK_ITEM),
+};
 const SLOT: KeySlot = { operation: 'deck.create', runIndex: 0, itemIndex: 3 };
 
 const BODY_A = canonicalJson({ title: 'Q3 review', audience: 'board', expected_credits: 120 });
@@ -100,69 +107,58 @@ describe('uuidV5', () => {
 });
 
 describe('idempotencyKeyFor', () => {
-	it('gives the same slot and the same body the same key, and stores it once', () => {
+	it('gives the same slot and the same body the same key, and stores nothing', () => {
 		const store: KeyStore = {};
 		const first = idempotencyKeyFor(store, SCOPE, SLOT, HASH_A);
-		const again = idempotencyKeyFor(store, SCOPE, SLOT, HASH_A);
-		expect(again).toBe(first);
+		expect(idempotencyKeyFor(store, SCOPE, SLOT, HASH_A)).toBe(first);
 		expect(uuidValidate(first)).toBe(true);
 		expect(uuidVersion(first)).toBe(5);
-		const slots = Object.values(store.deckgenIdempotencyKeys as Record<string, Record<string, string>>);
-		expect(slots).toHaveLength(1);
-		expect(slots[0]).toEqual({ [HASH_A]: first });
+		expect(store).toEqual({});
 	});
 
 	it('gives a different body in the same slot a new key, and the original body its original key', () => {
-		const store: KeyStore = {};
-		const keyA = idempotencyKeyFor(store, SCOPE, SLOT, HASH_A);
-		const keyB = idempotencyKeyFor(store, SCOPE, SLOT, HASH_B);
+		const keyA = idempotencyKeyFor({}, SCOPE, SLOT, HASH_A);
+		const keyB = idempotencyKeyFor({}, SCOPE, SLOT, HASH_B);
 		expect(keyB).not.toBe(keyA);
-		expect(idempotencyKeyFor(store, SCOPE, SLOT, HASH_A)).toBe(keyA);
-		expect(idempotencyKeyFor(store, SCOPE, SLOT, HASH_B)).toBe(keyB);
+		expect(idempotencyKeyFor({}, SCOPE, SLOT, HASH_A)).toBe(keyA);
 	});
 
-	it('derives the same key when the store is lost within the same execution', () => {
-		const key = idempotencyKeyFor({}, SCOPE, SLOT, HASH_A);
-		expect(idempotencyKeyFor({}, SCOPE, SLOT, HASH_A)).toBe(key);
-		expect(idempotencyKeyFor({ deckgenIdempotencyKeys: 'garbage' }, SCOPE, SLOT, HASH_A)).toBe(key);
+	it('gives a retry the same key with nothing stored: another execution id and run index do not enter it', () => {
+		const original = idempotencyKeyFor({}, SCOPE, SLOT, HASH_A);
+		// A crashed execution retried: new execution, the node at run index 1, its context empty.
+		expect(idempotencyKeyFor({}, { ...SCOPE }, { ...SLOT, runIndex: 1 }, HASH_A)).toBe(original);
+		// The trigger data as n8n saved it, read back from JSON in another key order.
+		const reread = originHash(JSON.parse(JSON.stringify({ Webhook: { headers: WEBHOOK_ITEM.Webhook.headers, body: { briefs: 3 } } })));
+		expect(idempotencyKeyFor({}, { ...SCOPE, origin: reread }, SLOT, HASH_A)).toBe(original);
 	});
 
-	it('gives the stored key to a retry under a new execution id (retry from the executions list)', () => {
-		const store: KeyStore = {};
-		const original = idempotencyKeyFor(store, SCOPE, SLOT, HASH_A);
-		const retryScope: KeyScope = { ...SCOPE, executionId: '1077' };
-		expect(idempotencyKeyFor(persisted(store), retryScope, SLOT, HASH_A)).toBe(original);
-		// Without the store, the new execution would derive another key: the store is what carries it.
-		expect(idempotencyKeyFor({}, retryScope, SLOT, HASH_A)).not.toBe(original);
-	});
-
-	it('keeps every body of a slot across a save and reload of the context', () => {
-		const store: KeyStore = {};
-		const keyA = idempotencyKeyFor(store, SCOPE, SLOT, HASH_A);
-		const keyB = idempotencyKeyFor(store, SCOPE, SLOT, HASH_B);
-		const reloaded = persisted(store);
-		const scope = { ...SCOPE, executionId: 'resumed' };
-		expect(idempotencyKeyFor(reloaded, scope, SLOT, HASH_A)).toBe(keyA);
-		expect(idempotencyKeyFor(reloaded, scope, SLOT, HASH_B)).toBe(keyB);
+	it('honours a key stored by 0.2 in a saved execution context, so its retry still replays', () => {
+		const legacy = 'f0e1d2c3-b4a5-5968-8776-655443322110';
+		const store: KeyStore = { deckgenIdempotencyKeys: { 'deck.create#0#3': { [HASH_A]: legacy } } };
+		expect(idempotencyKeyFor(JSON.parse(JSON.stringify(store)) as KeyStore, SCOPE, SLOT, HASH_A)).toBe(legacy);
+		expect(idempotencyKeyFor(store, SCOPE, SLOT, HASH_B)).not.toBe(legacy);
+		expect(idempotencyKeyFor({ deckgenIdempotencyKeys: 'garbage' }, SCOPE, SLOT, HASH_A)).toBe(idempotencyKeyFor({}, SCOPE, SLOT, HASH_A));
 	});
 
 	it.each<[string, Partial<KeySlot>, Partial<KeyScope>]>([
-		['another item', { itemIndex: 4 }, {}],
-		['another run', { runIndex: 1 }, {}],
+		['another item position', { itemIndex: 4 }, {}],
 		['another operation', { operation: 'deck.revise' }, {}],
 		['another node', {}, { nodeId: 'a1b2c3d4-0000-4000-8000-000000000000' }],
-		['another execution (no stored key)', {}, { executionId: '2000' }],
+		['another workflow', {}, { workflowId: 'wf0000' }],
+		['another trigger item (a new webhook call, a schedule tick)', {}, { origin: originHash({ Webhook: { body: { briefs: 4 } } }) }],
+		['no trigger upstream', {}, { origin: originHash({}) }],
+		['a Purchase Reference', {}, { origin: originHash(WEBHOOK_ITEM, '2026-11-24') }],
 	])('gives %s a different key for the same body', (_name, slot, scope) => {
 		const base = idempotencyKeyFor({}, SCOPE, SLOT, HASH_A);
 		expect(idempotencyKeyFor({}, { ...SCOPE, ...scope }, { ...SLOT, ...slot }, HASH_A)).not.toBe(base);
 	});
 
-	it('keeps the slots of one store apart', () => {
-		const store: KeyStore = {};
-		const item3 = idempotencyKeyFor(store, SCOPE, SLOT, HASH_A);
-		const item4 = idempotencyKeyFor(store, SCOPE, { ...SLOT, itemIndex: 4 }, HASH_A);
-		expect(item4).not.toBe(item3);
-		expect(idempotencyKeyFor(store, SCOPE, SLOT, HASH_A)).toBe(item3);
+	it('gives each Purchase Reference its own key, and the same reference the same key', () => {
+		const today = idempotencyKeyFor({}, { ...SCOPE, origin: originHash(WEBHOOK_ITEM, '2026-11-24') }, SLOT, HASH_A);
+		expect(idempotencyKeyFor({}, { ...SCOPE, origin: originHash(WEBHOOK_ITEM, '2026-11-24') }, SLOT, HASH_A)).toBe(today);
+		expect(idempotencyKeyFor({}, { ...SCOPE, origin: originHash(WEBHOOK_ITEM, '2026-11-25') }, SLOT, HASH_A)).not.toBe(today);
+		// An empty reference is no reference.
+		expect(originHash(WEBHOOK_ITEM, '')).toBe(SCOPE.origin);
 	});
 
 	it('uses an override verbatim, for every body, without touching the store', () => {
@@ -205,8 +201,8 @@ describe('purchases kept with the keys', () => {
 		const store: KeyStore = {};
 		recordPurchase(store, slot(1), 'key-1', { kind: 'unanswered' });
 		expect(purchasesIn(store)).toEqual([{ ...slot(1), key: 'key-1', state: 'unanswered' }]);
-		// A later try that only met 503s learned nothing: still "may have been bought".
-		recordPurchase(store, slot(1), 'key-1', { kind: 'unknown' });
+		// A later try that only met 429s committed nothing: still "may have been bought".
+		recordPurchase(store, slot(1), 'key-1', { kind: 'notCommitted' });
 		expect(purchasesIn(store)[0].state).toBe('unanswered');
 		// The replay arrives: bought, with its deck.
 		recordPurchase(store, slot(1), 'key-1', { kind: 'bought', taskId: 'tsk_1' });

@@ -47,6 +47,8 @@ export const maxCreditsField: INodeProperties = {
 export interface SpendOptions {
 	maxCredits?: number;
 	idempotencyKey?: string;
+	/** Mixed into the derived key: a new value buys the same brief again (see idempotency.ts). */
+	purchaseReference?: string;
 	retry: Partial<RetrySettings>;
 	concurrency: number;
 }
@@ -79,7 +81,18 @@ export const idempotencyKeyOption: INodeProperties = {
 	type: 'string',
 	default: '',
 	description:
-		'Leave empty: the node keeps one key per item across retries of the execution. Set it (e.g. to a webhook delivery ID) so that the same delivery never buys twice, even across executions.',
+		'Leave empty: the node derives the key from the workflow, this node, the item\'s position, its brief and the trigger data it came from, so a retry or re-run never buys twice. Set it (e.g. to a webhook delivery ID) to name the purchase yourself: the same value never buys twice.',
+};
+
+/** The one field that buys the same brief again on purpose, where the derived key would replay it. */
+export const purchaseReferenceOption: INodeProperties = {
+	displayName: 'Purchase Reference',
+	name: 'purchaseReference',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. {{ $now.toISODate() }}',
+	description:
+		'Leave empty: the same brief from the same trigger data is bought once, and any retry, redelivery or re-run replays that purchase (nothing charged). Set a new value to buy the same brief again on purpose, e.g. {{ $now.toISODate() }} for at most one a day. A value that changes with every execution buys in every execution, a retried one included.',
 };
 
 /**
@@ -90,6 +103,7 @@ export const idempotencyKeyOption: INodeProperties = {
 export const spendOptions: INodeProperties[] = [
 	...callOptions,
 	idempotencyKeyOption,
+	purchaseReferenceOption,
 	{ displayName: 'Max Credits (Saved by 0.1)', name: 'maxCredits', type: 'hidden', default: 0 },
 ];
 
@@ -97,6 +111,7 @@ export const spendOptions: INodeProperties[] = [
 export const customRequestOptions: INodeProperties[] = [
 	...callOptions,
 	idempotencyKeyOption,
+	purchaseReferenceOption,
 	maxCredits,
 ];
 
@@ -115,6 +130,7 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 export function readOptions(ctx: IExecuteFunctions, itemIndex: number): SpendOptions {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as {
 		idempotencyKey?: string;
+		purchaseReference?: unknown;
 		maxRetryWaitSeconds?: number;
 		concurrency?: number;
 	};
@@ -122,6 +138,7 @@ export function readOptions(ctx: IExecuteFunctions, itemIndex: number): SpendOpt
 	return {
 		maxCredits: readMaxCredits(ctx, itemIndex),
 		idempotencyKey: idempotencyKey || undefined,
+		purchaseReference: options.purchaseReference === undefined ? undefined : String(options.purchaseReference).trim() || undefined,
 		retry: {
 			maxRetryWaitMs: (options.maxRetryWaitSeconds ?? DEFAULT_RETRY_SETTINGS.maxRetryWaitMs / 1000) * 1000,
 		},

@@ -10,9 +10,11 @@ import {
 	IDEMPOTENCY_HEADER,
 	idempotencyKeyFor,
 	MAY_HAVE_BEEN_BOUGHT,
+	originHash,
 	purchasesIn,
 	recordPurchase,
 	sha256Hex,
+	type KeySlot,
 	type KeyStore,
 	type PurchaseResult,
 } from '../../shared/idempotency';
@@ -20,6 +22,7 @@ import { livePriceOf, refusalFields, type Outcome } from '../../shared/outcome';
 import type { RetrySettings } from '../../shared/retry';
 import { deckPath, type HttpMethod } from '../../shared/transport';
 import { toNodeApiError } from '../../shared/n8n/errors';
+import { triggerItemsOf } from '../../shared/n8n/origin';
 import type { EmittedItem } from '../../shared/n8n/runner';
 import type { NodeService } from '../../shared/n8n/service';
 import { readExpectedCredits, readOptions, readTaskId, type SpendOptions } from './common';
@@ -123,12 +126,17 @@ async function sendOnce(
 	request: MutationRequest,
 	json: Record<string, unknown> | undefined,
 ): Promise<{ outcome: Outcome; key: string }> {
-	const slot = { operation: request.operation, runIndex: item.runIndex, itemIndex: item.itemIndex };
+	const { ctx, itemIndex } = item;
+	const slot = { operation: request.operation, runIndex: item.runIndex, itemIndex };
 	const bytes = json ? Buffer.from(canonicalJson(json)) : request.raw!.bytes;
 	const contentType = json ? 'application/json' : request.raw!.contentType;
 	const key = idempotencyKeyFor(
 		item.keyStore,
-		{ executionId: item.ctx.getExecutionId(), nodeId: item.ctx.getNode().id },
+		{
+			workflowId: String(ctx.getWorkflow().id ?? ''),
+			nodeId: ctx.getNode().id,
+			origin: originHash(triggerItemsOf(ctx, itemIndex), request.options.purchaseReference),
+		},
 		slot,
 		sha256Hex(bytes),
 		request.options.idempotencyKey,
@@ -142,27 +150,61 @@ async function sendOnce(
 		},
 		request.options.retry,
 	);
-	if (item.spends) recordPurchase(item.keyStore, slot, key, purchaseResult(result));
+	if (item.spends) {
+		const purchase = purchaseResult(result);
+		recordPurchase(item.keyStore, slot, key, purchase);
+		logPurchase(ctx, slot, key, purchase, result.outcome);
+	}
 	return { outcome: result.outcome, key };
 }
 
 /**
- * What one keyed request tells about a purchase. A 2xx bought (or replayed) it. A final answer
- * that is not worth repeating was the service's judgement of this very request: had an earlier
- * attempt been committed, the service would have replayed it instead, so nothing was bought.
- * Otherwise, if any attempt went out and never came back, it may have been bought.
+ * What one keyed request tells about a purchase. A 2xx bought (or replayed) it. A 4xx other than
+ * a 429 was the service's judgement of this very key (had an earlier attempt been committed, the
+ * service would have replayed it instead): nothing was bought. Anything else (a 5xx, a 429, no
+ * answer, a deadline) is no definite answer: if any attempt may have been committed, the purchase
+ * may have been bought.
  */
 function purchaseResult(result: CallResult): PurchaseResult {
-	const { outcome } = result;
+	const { outcome, response } = result;
 	if (outcome.route === 'success') {
 		const taskId = outcome.body.taskId;
 		return { kind: 'bought', ...(typeof taskId === 'string' && taskId ? { taskId } : {}) };
 	}
 	// A redirect off the Base URL's origin was not followed: what it pointed to (perhaps the bought
 	// deck, as a 303 See Other does) was never read.
-	if (result.response && result.response.status >= 300 && result.response.status < 400) return { kind: 'unanswered' };
-	if (result.response && !outcome.failure.retryable) return { kind: 'refused' };
-	return result.unansweredAttempts > 0 ? { kind: 'unanswered' } : { kind: 'unknown' };
+	if (response && response.status >= 300 && response.status < 400) return { kind: 'unanswered' };
+	const definiteRefusal = response && response.status >= 400 && response.status < 500 && response.status !== 429;
+	if (definiteRefusal && outcome.failure.reason !== 'already_in_progress') return { kind: 'refused' };
+	return result.uncertainAttempts > 0 ? { kind: 'unanswered' } : { kind: 'notCommitted' };
+}
+
+/**
+ * Every purchase goes to n8n's log when it is made, so that an administrator can find the decks
+ * after any crash, whatever the execution saved. Never the API key: only ids n8n and the service
+ * gave, and the idempotency key (which replays, never buys).
+ */
+function logPurchase(ctx: IExecuteFunctions, slot: KeySlot, key: string, purchase: PurchaseResult, outcome: Outcome): void {
+	if (purchase.kind !== 'bought' && purchase.kind !== 'unanswered') return;
+	const meta = {
+		workflowId: ctx.getWorkflow().id ?? '',
+		executionId: ctx.getExecutionId(),
+		node: ctx.getNode().name,
+		operation: slot.operation,
+		itemIndex: slot.itemIndex,
+		runIndex: slot.runIndex,
+		idempotencyKey: key,
+	};
+	if (purchase.kind === 'bought') {
+		const replayed = outcome.route === 'success' && outcome.replayed;
+		ctx.logger.info(`Deck Generator: ${replayed ? 'purchase replayed (nothing charged)' : 'purchase made'}, taskId ${purchase.taskId ?? '(none in the answer)'}`, {
+			...meta,
+			taskId: purchase.taskId,
+			replayed,
+		});
+	} else {
+		ctx.logger.warn(`Deck Generator: purchase sent without a definite answer: it ${MAY_HAVE_BEEN_BOUGHT}`, meta);
+	}
 }
 
 interface EmitOptions {

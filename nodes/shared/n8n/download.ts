@@ -6,6 +6,8 @@
  * origin is judged again (n8n itself would send the credential on across origins).
  * The body is read as a stream and counted: past the size cap the download stops, so a large file
  * is never held in memory whole before it is refused.
+ * The file's bytes are kept exactly as they came; what is read as text (a refusal's body, the
+ * headers that name the file, every message) has the API key masked (../secrecy.ts).
  */
 import {
 	NodeOperationError,
@@ -28,8 +30,9 @@ import {
 } from '../download';
 import { failureMessage } from './errors';
 import { parseFailure } from '../problem';
+import { keyMasker } from '../secrecy';
 import { lowerCaseHeaders } from '../transport';
-import { CREDENTIAL_TYPE } from './transport';
+import { CREDENTIAL_TYPE, type DeckGenCredential } from './transport';
 
 const DOWNLOAD_TIMEOUT_MS = 5 * 60_000;
 
@@ -95,7 +98,10 @@ export async function downloadFile(
 	maxBytes: number,
 	itemIndex: number,
 ): Promise<DownloadedFile> {
-	const fail = (message: string, description: string) => new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+	const credential = (await ctx.getCredentials(CREDENTIAL_TYPE)) as unknown as DeckGenCredential;
+	const mask = keyMasker(credential.apiKey);
+	const fail = (message: string, description: string) =>
+		new NodeOperationError(ctx.getNode(), mask.text(message), { itemIndex, description: mask.text(description) });
 	let current = url;
 	for (let hop = 0; ; hop++) {
 		const options: IHttpRequestOptions = {
@@ -110,7 +116,7 @@ export async function downloadFile(
 			abortSignal: ctx.getExecutionCancelSignal?.(),
 		};
 		let response: RawResponse;
-		const carriesKey = mayCarryCredential(current, baseUrl);
+		const carriesKey = mayCarryCredential(current, baseUrl, credential.allowPlainHttp === true);
 		try {
 			response = (
 				carriesKey
@@ -132,7 +138,7 @@ export async function downloadFile(
 		}
 		if (response.statusCode < 200 || response.statusCode >= 300) {
 			const text = (await readCapped(response.body, 64 * 1024)).data.toString('utf8');
-			const failure = parseFailure({ status: response.statusCode, headers, text });
+			const failure = parseFailure(mask.response({ status: response.statusCode, headers, text }));
 			throw fail(
 				`Could not download ${displayUrl(current)}: ${failureMessage(failure)}`,
 				downloadRefusalHint(response.statusCode, carriesKey),
@@ -145,7 +151,7 @@ export async function downloadFile(
 		}
 		const read = await readCapped(response.body, maxBytes);
 		if (read.truncated) throw tooLarge(fail, current, undefined, maxBytes);
-		const facts = fileFacts(headers, current);
+		const facts = fileFacts(mask.headers(headers), mask.text(current));
 		const binary = await ctx.helpers.prepareBinaryData(read.data, facts.fileName, facts.mimeType);
 		return { binary, fileName: facts.fileName, mimeType: facts.mimeType, fileSize: read.data.length };
 	}

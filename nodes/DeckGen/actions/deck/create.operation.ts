@@ -16,6 +16,13 @@ import type { Operation } from '../node.type';
 import { sendMutation, type ItemContext } from '../send';
 
 const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Running this node buys a deck. The same brief from the same trigger data is bought once: running it again replays that purchase and charges nothing. To try the nodes after it without calling the service, pin its output.',
+		name: 'purchaseNotice',
+		type: 'notice',
+		default: '',
+	},
 	{ ...expectedCreditsField },
 	maxCreditsField,
 	{
