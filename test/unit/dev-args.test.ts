@@ -28,8 +28,9 @@ describe('npm run dev arguments', () => {
 	test("the sample PDF of materials.json is fetched from the stand-in, under the same name; the at-scale loop's Wait is cut", () => {
 		expect(devPatch(loadExample('materials.json'), 'http://127.0.0.1:9', 20)).toEqual({ 'Download PDF': { url: 'http://127.0.0.1:9/files/q3-results.pdf' } });
 		const scale = loadExample('at-scale.json');
-		const wait = scale.nodes.find((n) => n.type === 'n8n-nodes-base.wait')!;
-		expect(devPatch(scale, 'http://127.0.0.1:9', 20)).toEqual({ [wait.name]: { amount: 20, unit: 'seconds' } });
+		const waits = scale.nodes.filter((n) => n.type === 'n8n-nodes-base.wait');
+		expect(waits.length).toBeGreaterThan(0);
+		expect(devPatch(scale, 'http://127.0.0.1:9', 20)).toEqual(Object.fromEntries(waits.map((w) => [w.name, { amount: 20, unit: 'seconds' }])));
 		// a wait already shorter is left alone
 		expect(devPatch(scale, 'http://127.0.0.1:9', 3600)).toEqual({});
 	});

@@ -32,16 +32,17 @@ interface Workflow {
 }
 
 /**
- * at-scale.json is changed on the issue-22 branch (its Create still sets the 0.1 `additionalFields.slideCount`
- * there, and it has no `saveExecutionProgress`); it joins every check below once that branch is merged.
+ * at-scale.json's note is written for queue mode on the issue-22 branch, in its own words: it is held to
+ * everything below except the phrase-by-phrase checklist of the other examples' notes.
  */
-const ELSEWHERE = new Set(['at-scale.json']);
+const OWN_WORDS = new Set(['at-scale.json']);
 
 const files = readdirSync(EXAMPLES)
 	.filter((f) => f.endsWith('.json'))
 	.sort();
 const examples = files.map((file) => ({ file, wf: JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as Workflow }));
-const checked = examples.filter(({ file }) => !ELSEWHERE.has(file));
+const checked = examples;
+const checklisted = examples.filter(({ file }) => !OWN_WORDS.has(file));
 const withShowcase = [...checked, { file: 'showcase.workflow.json', wf: JSON.parse(readFileSync(SHOWCASE, 'utf8')) as Workflow }];
 
 const descriptions: Record<string, INodeTypeDescription> = {
@@ -133,18 +134,22 @@ describe('example workflows', () => {
 		expect(wf.settings).toMatchObject({ saveExecutionProgress: true });
 	});
 
-	test.each(checked.map(({ file, wf }) => [file, wf] as const))(
-		'%s carries one complete note saying what to set before it runs',
+	test.each(checked.map(({ file, wf }) => [file, wf] as const))('%s carries one complete note, large enough to show all of it', (_file, wf) => {
+		const notes = notesOf(wf);
+		expect(notes).toHaveLength(1);
+		const { content, width, height } = notes[0].parameters as { content: string; width: number; height: number };
+		expect(content).toMatch(/^## \S/);
+		// every paragraph and list item ends as a sentence does (none cut off)
+		for (const block of content.split('\n').filter((b) => b.trim() && !b.startsWith('#'))) expect(block).toMatch(/[.:)]$/);
+		// the note is large enough to show all of it on the canvas
+		expect(height).toBeGreaterThanOrEqual(noteHeightNeeded(content, width));
+	});
+
+	test.each(checklisted.map(({ file, wf }) => [file, wf] as const))(
+		'%s says in its note what to set before it runs',
 		(_file, wf) => {
-			const notes = notesOf(wf);
-			expect(notes).toHaveLength(1);
-			const { content, width, height } = notes[0].parameters as { content: string; width: number; height: number };
-			expect(content).toMatch(/^## \S/);
+			const { content } = notesOf(wf)[0].parameters as { content: string };
 			expect(content).toContain('### Before it runs');
-			// every paragraph and list item ends as a sentence does (none cut off)
-			for (const block of content.split('\n').filter((b) => b.trim() && !b.startsWith('#'))) expect(block).toMatch(/[.:)]$/);
-			// the note is large enough to show all of it on the canvas
-			expect(height).toBeGreaterThanOrEqual(noteHeightNeeded(content, width));
 
 			const nodes = wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
 			const uses = (type: string) => nodes.some((n) => n.type === type);
