@@ -25,14 +25,17 @@ export class DeckGenApi implements ICredentialType {
 			required: true,
 			description:
 				'Minted in the account settings under API and MCP; shown once. Its scopes decide what the nodes may do (decks:spend to create, decks:read to poll).',
+			hint: 'The Test button reads the credit balance, so it needs the scope credits:read; a key without it may still work for the other operations.',
 		},
 		{
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
-			default: 'https://api.deckgen.example',
+			default: '',
 			required: true,
-			description: 'Root address of the service, without /v1',
+			placeholder: 'https://api.example.com',
+			description:
+				'Root address of the Deck Generation Service’s API, without /v1: the address your provider gives with the API key (account settings, API and MCP, or its API documentation)',
 		},
 		{
 			displayName: 'Account URL',

@@ -170,7 +170,7 @@ export function downloadRefusalHint(status: number, carriedKey: boolean): string
 	}
 	if (status === 404 || status === 410) return 'The file is not (or no longer) there: read the deck status again for a fresh link, then download.';
 	if (status === 429 || status >= 500) return 'The file host is busy or failing: try the download again later; the deck itself is not affected.';
-	return 'Check the link (Download Link) and read the deck status again; the deck itself is not affected.';
+	return 'Check the link (Download Link Path) and read the deck status again; the deck itself is not affected.';
 }
 
 /** A URL fit for messages and items: the presigned query (a capability) is not repeated. */

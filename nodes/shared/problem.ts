@@ -40,8 +40,11 @@ export const frameworkValidationSchema = z.object({
 export type FailureShape = 'problem' | 'framework-validation' | 'plain-json' | 'unstructured';
 
 export interface FieldError {
+	/** The field as the form labels it where the operation knows it (formLabels.ts), else as the service named it. */
 	field: string;
 	message: string;
+	/** The service's own name of the field, when `field` is the form's label. */
+	serviceField?: string;
 }
 
 export interface ServiceFailure {

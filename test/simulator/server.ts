@@ -28,7 +28,8 @@ import { rateLimitHeaders, refusalHeaders, type BucketVerdict } from './ratelimi
 import { serialize, type Reply, type WireReply } from './reply';
 import { MATERIALS_PATH, matchRoute, type Route } from './router';
 import type { SimState } from './state';
-import type { FaultRule, RequestRecord } from './types';
+import type { PickedFault } from './faults';
+import type { RequestRecord } from './types';
 import { parseJsonBody } from './validation';
 
 const MINUTE = 60_000;
@@ -42,7 +43,7 @@ interface Ctx {
 	path: string;
 	requestId: string;
 	record: RequestRecord;
-	fault?: FaultRule;
+	fault?: PickedFault;
 	/** X-RateLimit-* of the credential's bucket, sent on every authenticated answer. */
 	rateHeaders: Record<string, string>;
 }
@@ -70,9 +71,13 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 	if (typeof key === 'string') record.idempotencyKey = key;
 	state.ledger.addRequest(record);
 
-	const fault = state.faults.pick(method, path);
+	// A fault's followedBy sequence follows the request it hit: same key, same credential.
+	const sequenceKey = record.idempotencyKey === undefined ? undefined : `${req.headers.authorization ?? ''}\u0000${record.idempotencyKey}`;
+	const fault = state.faults.pick(method, path, sequenceKey);
 	if (fault) record.fault = fault.kind;
 	if (fault?.shape) record.faultShape = fault.shape;
+	if (fault?.afterCommit) record.faultAfterCommit = true;
+	if (fault?.followUp) record.faultFollowUp = true;
 	// Nothing happens at all: the connection just dies.
 	if (fault?.kind === 'drop-before-commit') return drop(req);
 
@@ -86,6 +91,8 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 	if (outcome === 'aborted') return;
 	// Everything was done (charged, stored for replay); only the answer is lost.
 	if (fault?.kind === 'drop-after-commit') return drop(req);
+	// Everything was done, and then the answer is a 500 or 503 all the same.
+	if (fault?.afterCommit) outcome = injectedStatus(ctx, true) ?? outcome;
 
 	const answer = 'replay' in outcome ? outcome.replay : serialize(speak(outcome, state.profile), requestId);
 	const echoed = state.echoKey ? presentedKey(req.headers.authorization) : undefined;
@@ -273,10 +280,10 @@ function rateLimited(bucket: 'principal' | 'route' | 'spend_velocity', v: Bucket
 	});
 }
 
-/** Injected 500/503/429: answered at once, nothing processed. */
-function injectedStatus(ctx: Ctx): Reply | undefined {
+/** Injected 500/503/429: answered at once, nothing processed (or, afterCommit, once everything was done). */
+function injectedStatus(ctx: Ctx, committed = false): Reply | undefined {
 	const { fault, state } = ctx;
-	if (!fault) return undefined;
+	if (!fault || (fault.afterCommit ?? false) !== committed) return undefined;
 	if (fault.kind === 'status500') return internalError();
 	if (fault.kind === 'status503') return fault.shape === 'plain' ? databaseDown() : surfaceDisabled(state.retryHintMs(1_000));
 	if (fault.kind === 'status429') {

@@ -30,7 +30,22 @@ export interface FaultRule {
 	 * 'plain' = the edge's text/plain page.
 	 */
 	shape?: 'problem' | 'plain';
+	/**
+	 * status500 / status503 only: the request is processed first (a purchase charged and stored for
+	 * replay, as with `drop-after-commit`), then answered with the status instead of its own answer.
+	 */
+	afterCommit?: boolean;
+	/**
+	 * Once this rule fired, the next requests carrying the same Idempotency-Key (same Authorization)
+	 * meet these faults, one each, in order, whatever the rules draw: a service that keeps failing for
+	 * a while, so that a client's retries of that one request run out. Afterwards the key is answered
+	 * normally (an idempotent replay of what was committed).
+	 */
+	followedBy?: FaultStep[];
 }
+
+/** One fault of a `followedBy` sequence. */
+export type FaultStep = Pick<FaultRule, 'kind' | 'shape' | 'latencyMs' | 'afterCommit'>;
 
 export interface StatusWords {
 	queued: string;
@@ -139,6 +154,10 @@ export interface RequestRecord {
 	fault?: FaultKind;
 	/** Its body shape, when the rule set one (status503 / status429: 'problem' or 'plain'). */
 	faultShape?: 'problem' | 'plain';
+	/** The request was processed (and a purchase committed) before the injected status replaced its answer. */
+	faultAfterCommit?: boolean;
+	/** The fault was a step of an earlier fault's `followedBy` sequence for the same Idempotency-Key. */
+	faultFollowUp?: boolean;
 }
 
 export interface Ledger {

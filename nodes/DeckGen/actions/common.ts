@@ -26,6 +26,7 @@ export const expectedCreditsField: INodeProperties = {
 	required: true,
 	description:
 		'The price you agreed to, in credits. The service refuses (and charges nothing) when the live price differs; see Max Credits.',
+	hint: 'Price unknown? Send 0: the refusal on Client Action (price_drift) carries the live price, and nothing is charged.',
 };
 
 const maxCredits: INodeProperties = {

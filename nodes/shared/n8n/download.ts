@@ -46,13 +46,14 @@ export const downloadOptions: INodeProperties[] = [
 		description: 'Name of the binary property the downloaded file is put in, for Email and Slack nodes to attach',
 	},
 	{
-		displayName: 'Download Link',
+		// Named `downloadLink` since 0.1; the label says it is a path into `links`, not a URL.
+		displayName: 'Download Link Path',
 		name: 'downloadLink',
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. files.pdf',
 		description:
-			'Which link of the status to download: empty for deckUrl (the most likely deck file), else the path of one of the item\'s links, e.g. files.pdf',
+			'Which of the status\'s links to download, by its path in the item\'s links (links[].path, e.g. files.pdf), not a URL. Empty: deckUrl, the most likely deck file.',
 	},
 	{
 		displayName: 'Max Download Size (MB)',

@@ -4,6 +4,7 @@
  */
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
+import { BASE_URL_EMPTY } from '../credentialCheck';
 import { callService, gateFor, type CallResult, type CredentialGate, type Sleep } from '../client';
 import { sha256Hex } from '../idempotency';
 import type { RetrySettings } from '../retry';
@@ -25,6 +26,7 @@ export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
 	const decrypted = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const credential = decrypted as unknown as DeckGenCredential;
 	const baseUrl = String(credential.baseUrl ?? '').replace(/\/+$/, '');
+	if (!baseUrl.trim()) throw new NodeOperationError(ctx.getNode(), BASE_URL_EMPTY, { description: 'Open the Deck Generator credential and fill in Base URL.' });
 	// Before any request: the key never goes over plain HTTP to another machine unless the credential says so.
 	const refusal = plainHttpRefusal(baseUrl, credential.allowPlainHttp);
 	if (refusal) {

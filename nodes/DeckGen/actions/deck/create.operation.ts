@@ -12,9 +12,14 @@ import {
 	spendOptions,
 	type TypedField,
 } from '../common';
+import type { FormLabels } from '../../../shared/formLabels';
 import type { Operation } from '../node.type';
 import { sendMutation, type ItemContext } from '../send';
 
+/**
+ * The form reads as a person thinks about a deck: what it is about (the brief), then what it may
+ * cost, then the rest. Only fields the user fills are sent.
+ */
 const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -23,8 +28,14 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{ ...expectedCreditsField },
-	maxCreditsField,
+	{
+		// The contract leaves it to the service which creation fields are required.
+		displayName:
+			'Which fields the service requires is up to the service: it may ask for a Title or a Core Message (or more). A refusal names the fields as this form does.',
+		name: 'requiredFieldsNotice',
+		type: 'notice',
+		default: '',
+	},
 	{
 		displayName: 'Title',
 		name: 'title',
@@ -57,6 +68,8 @@ const properties: INodeProperties[] = [
 			'Number of slides. Above the free slide cap the service may answer with Client Action (upgrade or confirm a surcharge).',
 		hint: '0: not sent, the service decides',
 	},
+	{ ...expectedCreditsField },
+	maxCreditsField,
 	{
 		displayName: 'Confirm Slide Surcharge',
 		name: 'confirmSlideSurcharge',
@@ -139,6 +152,22 @@ const PASSED_AS_GIVEN = {
 	outputLanguage: 'output_language',
 } as const;
 
+/** Body field → the label on this form, so that a 400/422 names the fields as the form does. */
+export const CREATE_FORM_LABELS: FormLabels = {
+	title: 'Title',
+	core_message: 'Core Message',
+	audience: 'Audience',
+	slide_count: 'Slide Count',
+	expected_credits: 'Expected Credits',
+	confirm_slide_surcharge: 'Confirm Slide Surcharge',
+	deck_class: 'Deck Class',
+	notes: 'Notes',
+	context: 'Context',
+	material_ids: 'Material IDs',
+	output_language: 'Output Language',
+	additional_languages: 'Additional Languages',
+};
+
 const SLIDE_COUNT_FIX = 'Set "Slide Count" to a whole number of slides, e.g. 12 (0 leaves it out).';
 const SLIDE_COUNT: TypedField = { parameter: 'slideCount', label: 'Slide Count', fix: SLIDE_COUNT_FIX };
 const SAVED_SLIDE_COUNT: TypedField = { parameter: 'additionalFields.slideCount', label: 'Slide Count', fix: SLIDE_COUNT_FIX };
@@ -197,6 +226,7 @@ export async function execute(item: ItemContext) {
 		json: buildCreateBody(item),
 		options: readOptions(item.ctx, item.itemIndex),
 		requiredMember: 'taskId',
+		formLabels: CREATE_FORM_LABELS,
 	});
 }
 

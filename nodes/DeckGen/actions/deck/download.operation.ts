@@ -82,7 +82,7 @@ export async function execute(item: ItemContext) {
 			const paths = found.links.map((link) => link.path).join(', ') || 'none';
 			throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} has no link ${settings.downloadLink ? `at "${settings.downloadLink}"` : 'to download'}`, {
 				itemIndex,
-				description: `Links in its status: ${paths}. Set Download Link to one of them, or leave it empty for deckUrl.`,
+				description: `Links in its status: ${paths}. Set Download Link Path to one of them, or leave it empty for deckUrl.`,
 			});
 		}
 	}

@@ -38,7 +38,7 @@ export async function execute(item: ItemContext) {
 			description: 'Set "Languages" to one or more language codes, e.g. de, fr.',
 		});
 	}
-	return await spendOnDeck(item, 'deck.translate', 'translations', { languages });
+	return await spendOnDeck(item, 'deck.translate', 'translations', { languages }, { languages: 'Languages' });
 }
 
 export const translate: Operation = { description, execute, spends: true };
