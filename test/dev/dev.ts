@@ -24,6 +24,7 @@
  * By default n8n's user folder is a fresh temp folder removed on exit; --user-folder keeps one
  * between runs (workflows already there by name are not imported again).
  */
+import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { prepareExample } from '../e2e/fixtures/examples';
@@ -170,6 +171,8 @@ export interface DevWorkflow {
 	active: boolean;
 	/** the paths its Webhook nodes listen on */
 	webhookPaths: string[];
+	/** the paths its MCP Server Triggers listen on (`/mcp/<path>`, Bearer Auth with the session's `mcpToken`) */
+	mcpPaths: string[];
 }
 
 export interface DevSession {
@@ -179,10 +182,28 @@ export interface DevSession {
 	sink: Sink;
 	credential: { id: string; name: string };
 	workflows: DevWorkflow[];
+	/** the token of the Bearer Auth credential bound to the MCP Server Triggers */
+	mcpToken: string;
 	stop(): Promise<void>;
 }
 
-async function importExamples(n8n: N8nInstance, args: DevArgs, sink: Sink, cred: { id: string; name: string }): Promise<DevWorkflow[]> {
+const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
+/** Points every Bearer Auth credential reference (an MCP Server Trigger's) at the one dev created. */
+function bindBearer(wf: WorkflowJson, bearer: { id: string; name: string }): WorkflowJson {
+	return {
+		...wf,
+		nodes: wf.nodes.map((n) => (n.credentials?.httpBearerAuth ? { ...n, credentials: { ...n.credentials, httpBearerAuth: { id: bearer.id, name: bearer.name } } } : n)),
+	};
+}
+
+async function importExamples(
+	n8n: N8nInstance,
+	args: DevArgs,
+	sink: Sink,
+	cred: { id: string; name: string },
+	bearer: { id: string; name: string },
+): Promise<DevWorkflow[]> {
 	if (!fs.existsSync(args.examples)) return [];
 	const existing = new Map<string, string>();
 	const list = await n8n.rest.get<Array<{ id: string; name: string }> | { data: Array<{ id: string; name: string }> }>('/rest/workflows');
@@ -192,15 +213,16 @@ async function importExamples(n8n: N8nInstance, args: DevArgs, sink: Sink, cred:
 		const wf = JSON.parse(fs.readFileSync(path.join(args.examples, file), 'utf8')) as WorkflowJson;
 		wf.name ||= path.basename(file, '.json');
 		const webhookPaths = wf.nodes.filter((n) => n.type === 'n8n-nodes-base.webhook').map((n) => String(n.parameters?.path ?? ''));
+		const mcpPaths = wf.nodes.filter((n) => n.type === MCP_TRIGGER).map((n) => String(n.parameters?.path ?? ''));
 		const known = existing.get(wf.name);
 		if (known) {
-			out.push({ file, name: wf.name, id: known, existed: true, active: false, webhookPaths });
+			out.push({ file, name: wf.name, id: known, existed: true, active: false, webhookPaths, mcpPaths });
 			continue;
 		}
 		try {
 			const runnable = args.asShipped
 				? bindCredential(wf, cred)
-				: prepareExample(wf, {
+				: prepareExample(bindBearer(wf, bearer), {
 						credential: cred,
 						sinkUrl: sink.url,
 						sinkPrefix: path.basename(file, '.json'),
@@ -208,9 +230,9 @@ async function importExamples(n8n: N8nInstance, args: DevArgs, sink: Sink, cred:
 						patch: devPatch(wf, sink.url, args.waitCapSeconds),
 					});
 			const id = await n8n.importWorkflow(runnable);
-			const active = !args.asShipped && webhookPaths.length > 0;
+			const active = !args.asShipped && webhookPaths.length + mcpPaths.length > 0;
 			if (active) await n8n.activate(id);
-			out.push({ file, name: wf.name, id, existed: false, active, webhookPaths });
+			out.push({ file, name: wf.name, id, existed: false, active, webhookPaths, mcpPaths });
 		} catch (e) {
 			console.error(`  ! could not import ${file}: ${(e as Error).message}`);
 		}
@@ -238,7 +260,10 @@ export async function startDev(args: DevArgs, log: (line: string) => void = cons
 		log(`[dev] starting n8n on http://127.0.0.1:${args.port} with ${pkg.name}@${pkg.version} ...`);
 		n8n = await startN8n({ flavor: args.flavor, port: args.port, packageDir: REPO, userFolder: args.userFolder, echo: args.verbose });
 		const credential = await n8n.upsertCredential({ name: 'Deck Generator (simulator)', type: CREDENTIAL_TYPE, data: { apiKey: sim.keys.personal, baseUrl: sim.url } });
-		const workflows = await importExamples(n8n, args, sink, credential);
+		// the MCP example's trigger asks for a Bearer Auth credential: one with a token of this session
+		const mcpToken = `dev-${randomBytes(12).toString('hex')}`;
+		const bearer = await n8n.upsertCredential({ name: 'MCP clients (dev bearer token)', type: 'httpBearerAuth', data: { token: mcpToken } });
+		const workflows = await importExamples(n8n, args, sink, credential, bearer);
 		const running = n8n;
 		return {
 			args,
@@ -247,6 +272,7 @@ export async function startDev(args: DevArgs, log: (line: string) => void = cons
 			sink,
 			credential,
 			workflows,
+			mcpToken,
 			stop: async () => {
 				await Promise.allSettled([running.stop(), sim.close(), sink.close()]);
 			},
@@ -258,8 +284,11 @@ export async function startDev(args: DevArgs, log: (line: string) => void = cons
 }
 
 /** How to run one example in the dev set-up. */
-function howToRun(n8n: N8nInstance, w: DevWorkflow, asShipped: boolean): string {
+function howToRun(n8n: N8nInstance, w: DevWorkflow, asShipped: boolean, mcpToken: string): string {
 	if (asShipped) return 'as shipped: pick Slack/SMTP credentials to run it';
+	if (w.active && w.mcpPaths.length) {
+		return w.mcpPaths.map((p) => `MCP client (Streamable HTTP): ${n8n.baseUrl}/mcp/${p}  with header Authorization: Bearer ${mcpToken}`).join('\n          ');
+	}
 	if (w.active && w.webhookPaths.length) {
 		const brief = { title: 'Launch plan', coreMessage: 'Why the new plan wins', audience: 'Sales team', slideCount: 8, requesterEmail: 'you@example.com' };
 		return w.webhookPaths
@@ -302,7 +331,7 @@ async function main(): Promise<void> {
 		console.log(`  Workflows: ${workflows.length === 0 ? `none (no ${path.relative(REPO, args.examples)}/*.json)` : ''}`);
 		for (const w of workflows) {
 			console.log(`    ${n8n.baseUrl}/workflow/${w.id}  ${w.name}${w.existed ? ' (already there)' : ''}`);
-			if (!w.existed) console.log(`        run: ${howToRun(n8n, w, args.asShipped)}`);
+			if (!w.existed) console.log(`        run: ${howToRun(n8n, w, args.asShipped, session.mcpToken)}`);
 		}
 		if (!args.asShipped) {
 			console.log(`\n  Stand-in:  ${sink.url}  Slack and email nodes post here instead (HTTP Request nodes of the same name);`);

@@ -6,6 +6,8 @@
  *
  * Run: npm run test:e2e  (DECKGEN_E2E_FLAVORS=v2 to run one flavor)
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as fs from 'fs';
 import * as path from 'path';
 import { DEFAULT_ARGS, startDev, type DevSession, type DevWorkflow } from '../dev/dev';
@@ -36,6 +38,8 @@ const DELIVERS: Record<string, Array<{ node: string; kind: SinkRecord['kind']; a
 	],
 	'materials.json': [{ node: 'q3-results.pdf', kind: 'file' }],
 	'at-scale.json': [{ node: 'Slack: deck file', kind: 'sink', attachments: 1 }],
+	// an MCP client drives it (below); nothing goes to Slack or email
+	'mcp-agent-tools.json': [],
 };
 
 afterAll(async () => {
@@ -76,7 +80,7 @@ describe.each(flavors)('npm run dev (n8n %s): every example runs with the stand-
 			const types = (saved.nodes as Json[]).map((n) => n.type);
 			expect({ file: w.file, left: types.filter((t) => t === 'n8n-nodes-base.slack' || t === 'n8n-nodes-base.emailSend') }).toEqual({ file: w.file, left: [] });
 			for (const n of (saved.nodes as Json[]).filter((n) => n.credentials?.deckGenApi)) expect(n.credentials.deckGenApi.id).toBe(dev.credential.id);
-			expect(w.active).toBe(w.webhookPaths.length > 0);
+			expect(w.active).toBe(w.webhookPaths.length + w.mcpPaths.length > 0);
 		}
 	});
 
@@ -85,7 +89,21 @@ describe.each(flavors)('npm run dev (n8n %s): every example runs with the stand-
 		const w = dev.workflows.find((x) => x.file === file)!;
 		const before = dev.sim.ledger.charges.length;
 		let executions: ExecutionDetail[];
-		if (w.webhookPaths.length) {
+		if (w.mcpPaths.length) {
+			// what the printed line tells a person to do: an MCP client on /mcp/<path> with the session's token
+			const client = new Client({ name: 'deckgen-dev-e2e', version: '1.0.0' });
+			await client.connect(
+				new StreamableHTTPClientTransport(new URL(`${dev.n8n.baseUrl}/mcp/${w.mcpPaths[0]}`), { requestInit: { headers: { Authorization: `Bearer ${dev.mcpToken}` } } }),
+			);
+			try {
+				const brief = { title: `Launch plan (${file})`, coreMessage: 'Why the new plan wins', audience: 'Sales team', slideCount: 8, expectedCredits: 10, confirmSlideSurcharge: false };
+				const answer = (await client.callTool({ name: 'Create_Deck', arguments: brief })) as { isError?: boolean; content: Array<{ text?: string }> };
+				expect({ isError: Boolean(answer.isError), text: answer.content.map((c) => c.text ?? '').join('') }).toEqual({ isError: false, text: expect.stringMatching(/"outcome":\s*"success"/) });
+			} finally {
+				await client.close().catch(() => undefined);
+			}
+			executions = await webhookExecutions(w, 1);
+		} else if (w.webhookPaths.length) {
 			const answer = await dev.n8n.runWebhook({
 				path: w.webhookPaths[0],
 				headers: { 'x-delivery-id': `dev-e2e-${flavor}-${file}` },
