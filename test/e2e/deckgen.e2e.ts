@@ -306,7 +306,7 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 			expect(created).toMatchObject({ outcome: 'success', taskId: expect.stringMatching(/^tsk_/), idempotencyKey: expect.any(String) });
 			const [done] = itemsOf(rd, 'Wait for Report', 0);
 			expect(done).toMatchObject({ taskId: created.taskId, state: 'succeeded', outcome: 'completed', deckUrl: expect.stringContaining(created.taskId) });
-			const [mail] = sink.of('sink', 'weekly-report/Email the link');
+			const [mail] = sink.of('sink', 'weekly-report/Email the deck');
 			expect(mail.body).toMatchObject({ to: 'team@example.com', subject: expect.stringMatching(/^Weekly report deck, week \d{4}-\d{2}$/) });
 			expect(mail.body.text).toContain(done.deckUrl);
 			await expectDeckAttached(mail.body, done);
