@@ -25,13 +25,13 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { createRequire } from 'module';
 import { start, type Simulator } from '../simulator';
-import { ensureN8n, Flavor } from './n8n-install';
+import { ensureN8n, Flavor, e2eFlavors } from './n8n-install';
 import { closeHttpClients, ExecutionDetail, n8nFetch, N8nInstance, startN8n, WorkflowJson } from './n8n-instance';
 import { CREDENTIAL_TYPE, EXAMPLE_FILES, loadExample, PACKAGE, prepareExample, type ExampleFile } from './fixtures/examples';
 import { ensureBuilt, REPO } from './fixtures/build';
 import { startSink, type Sink } from './fixtures/sink';
 
-const flavors: Flavor[] = (process.env.DECKGEN_E2E_FLAVORS ?? 'v2,v1').split(',').map((s) => s.trim() as Flavor);
+const flavors: Flavor[] = e2eFlavors();
 const DECK = `${PACKAGE}.deckGen`;
 const WAIT = `${PACKAGE}.deckGenWait`;
 const ANSI = /\x1b\[[0-9;]*m/g;

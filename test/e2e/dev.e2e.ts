@@ -14,10 +14,10 @@ import { DEFAULT_ARGS, startDev, type DevSession, type DevWorkflow } from '../de
 import { ensureBuilt } from './fixtures/build';
 import { EXAMPLES_DIR } from './fixtures/examples';
 import type { SinkRecord } from './fixtures/sink';
-import { Flavor } from './n8n-install';
+import { Flavor, e2eFlavors } from './n8n-install';
 import { closeHttpClients, ExecutionDetail, freePort } from './n8n-instance';
 
-const flavors: Flavor[] = (process.env.DECKGEN_E2E_FLAVORS ?? 'v2,v1').split(',').map((s) => s.trim() as Flavor);
+const flavors: Flavor[] = e2eFlavors(['v2']);
 const FILES = fs
 	.readdirSync(EXAMPLES_DIR)
 	.filter((f) => f.endsWith('.json'))

@@ -20,11 +20,11 @@ import { randomBytes } from 'crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { start, type Simulator } from '../simulator';
-import { ensureN8n, Flavor } from './n8n-install';
+import { ensureN8n, e2eFlavors } from './n8n-install';
 import { closeHttpClients, N8nInstance, startN8n, WorkflowJson } from './n8n-instance';
 import { ensureBuilt, REPO } from './fixtures/build';
 
-const flavors = (process.env.DECKGEN_E2E_FLAVORS ?? 'v2,v1').split(',').map((s) => s.trim() as Flavor);
+const flavors = e2eFlavors(['v2']);
 const EXAMPLE = path.join(REPO, 'test', 'workflows', 'examples', 'mcp-agent-tools.json');
 const CALL_LIMIT_MS = 60_000;
 

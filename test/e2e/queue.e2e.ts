@@ -24,6 +24,7 @@
  * Run: npm run test:e2e (with the other e2e files), or
  *   npx jest --roots test/e2e --testMatch '**\/queue.e2e.ts' --testPathIgnorePatterns /node_modules/ --testTimeout 600000
  */
+import { e2eFlavors } from './n8n-install';
 import { start, type Simulator } from '../simulator';
 import { ensureBuilt, REPO } from './fixtures/build';
 import { startSink, type Sink } from './fixtures/sink';
@@ -71,7 +72,7 @@ const logProblems = (stack: QueueStack) =>
 const report: Json = {};
 
 // queue mode runs on the pinned 2.x flavor only: skipped when DECKGEN_E2E_FLAVORS leaves v2 out
-const flavors = (process.env.DECKGEN_E2E_FLAVORS ?? 'v2,v1').split(',').map((f) => f.trim());
+const flavors = e2eFlavors();
 const describeQueue = flavors.includes('v2') ? describe : describe.skip;
 
 describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scale example', () => {

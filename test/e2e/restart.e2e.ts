@@ -61,11 +61,11 @@ import {
 	WAIT_NODE,
 	WEBHOOK_NODE,
 } from './fixtures/user-workflow';
-import { ensureN8n } from './n8n-install';
+import { ensureN8n, e2eFlavors } from './n8n-install';
 import { closeHttpClients, startN8n, type ExecutionDetail, type N8nInstance } from './n8n-instance';
 import { signalGroup } from './owned-process';
 
-const flavors = (process.env.DECKGEN_E2E_FLAVORS ?? 'v2,v1').split(',').map((f) => f.trim());
+const flavors = e2eFlavors();
 const describeV2 = flavors.includes('v2') ? describe : describe.skip;
 
 /**

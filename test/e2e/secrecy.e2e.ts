@@ -17,10 +17,10 @@ import * as path from 'path';
 import { start, type Simulator } from '../simulator';
 import { ensureBuilt, REPO } from './fixtures/build';
 import { CREDENTIAL_TYPE, PACKAGE } from './fixtures/examples';
-import { ensureN8n, Flavor } from './n8n-install';
+import { ensureN8n, Flavor, e2eFlavors } from './n8n-install';
 import { closeHttpClients, N8nInstance, startN8n, WorkflowJson } from './n8n-instance';
 
-const flavors: Flavor[] = (process.env.DECKGEN_E2E_FLAVORS ?? 'v2,v1').split(',').map((s) => s.trim() as Flavor);
+const flavors: Flavor[] = e2eFlavors(['v2']);
 const DECK = `${PACKAGE}.deckGen`;
 const WAIT = `${PACKAGE}.deckGenWait`;
 // What the package writes where the service's text had the key (nodes/shared/secrecy.ts).
