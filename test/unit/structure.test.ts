@@ -247,3 +247,23 @@ describe('the panels a person meets (node version 1.1, and 1 as saved workflows 
 		expect(byName.apiKey.hint).toMatch(/Test button .* credits:read/);
 	});
 });
+
+describe('a value a saved 0.1 workflow still sends is visible', () => {
+	const description = new DeckGen().description;
+	const createOf = (name: string) =>
+		description.properties.filter((p) => p.name === name && p.displayOptions?.show?.operation?.includes('create'))[0];
+	const legacy = (collection: string, name: string) =>
+		(createOf(collection).options as INodeProperties[]).find((option) => option.name === name && option.displayName.includes('Saved by 0.1'))!;
+	const values = { resource: 'deck', operation: 'create' };
+
+	test.each([
+		['additionalFields', 'slideCount'],
+		['options', 'maxCredits'],
+	])('%s.%s is shown on a version 1 node (where 0.1 saved it) and never offered on 1.1', (collection, name) => {
+		const option = legacy(collection, name);
+		expect(option.type).toBe('number');
+		expect(option.description).toMatch(/still (sent|read)/);
+		expect(NodeHelpers.displayParameter(values, option, { typeVersion: 1 }, description)).toBe(true);
+		expect(NodeHelpers.displayParameter(values, option, { typeVersion: 1.1 }, description)).toBe(false);
+	});
+});

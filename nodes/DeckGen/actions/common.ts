@@ -99,14 +99,24 @@ export const purchaseReferenceOption: INodeProperties = {
 
 /**
  * Options of the spending operations, whose Max Credits sits next to Expected Credits. Workflows
- * saved before kept it here: n8n drops a saved option its node no longer declares, so it stays
- * declared, hidden (never offered, never shown), and Max Credits on the form wins over it.
+ * saved by 0.1 kept it here: n8n drops a saved option its node no longer declares, so it stays
+ * declared, shown on version 1 nodes only (a value that is read is never invisible), and Max
+ * Credits on the form wins over it.
  */
 export const spendOptions: INodeProperties[] = [
 	...callOptions,
 	idempotencyKeyOption,
 	purchaseReferenceOption,
-	{ displayName: 'Max Credits (Saved by 0.1)', name: 'maxCredits', type: 'hidden', default: 0 },
+	{
+		displayName: 'Max Credits (Saved by 0.1)',
+		name: 'maxCredits',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		default: 0,
+		description:
+			'Set by a workflow saved with version 0.1, and still read while Max Credits on the form is 0. Move the value to Max Credits above and remove this option.',
+		displayOptions: { show: { '@version': [1] } },
+	},
 ];
 
 /** Custom Request has no Expected Credits field (the body carries it), so Max Credits is an option. */

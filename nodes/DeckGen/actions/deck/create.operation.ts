@@ -132,8 +132,18 @@ const properties: INodeProperties[] = [
 				description: 'Language of the deck, passed to the service as given (e.g. en)',
 			},
 			// Where Slide Count was before it moved onto the form: still read from workflows saved
-			// then (n8n drops a saved value its node no longer declares), never offered or shown.
-			{ displayName: 'Slide Count (Saved by 0.1)', name: 'slideCount', type: 'hidden', default: 0 },
+			// then (n8n drops a saved value its node no longer declares). Shown on those nodes only
+			// (version 1), so a value that is sent is never invisible; a new node never offers it.
+			{
+				displayName: 'Slide Count (Saved by 0.1)',
+				name: 'slideCount',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 0 },
+				default: 0,
+				description:
+					'Set by a workflow saved with version 0.1, and still sent while Slide Count on the form is 0. Move the value to Slide Count above and remove this field.',
+				displayOptions: { show: { '@version': [1] } },
+			},
 		],
 	},
 	optionsCollection(spendOptions),
