@@ -55,13 +55,17 @@ const descriptions: Record<string, INodeTypeDescription> = {
 };
 
 /**
- * The parameters of `node` the editor would not show: names no visible property has, hidden properties
- * (kept only to read saved workflows), and keys of a collection that are not among its visible options.
+ * The parameters of `node` the editor would not show, or shows only as kept for saved workflows: names
+ * no visible property has, hidden properties, fields marked "(Saved by 0.1)" (shown on version 1 nodes
+ * so a value they still send is never invisible, but not for an example to use), and keys of a
+ * collection that are not among its visible options.
  */
 function unseenParameters(node: Node, type: INodeTypeDescription): string[] {
 	const unseen: string[] = [];
 	const visible = (property: INodeProperties, values: INodeParameters) =>
-		property.type !== 'hidden' && NodeHelpers.displayParameter(values, property, node, type, node.parameters);
+		property.type !== 'hidden' &&
+		!property.displayName.includes('(Saved by 0.1)') &&
+		NodeHelpers.displayParameter(values, property, node, type, node.parameters);
 	for (const [name, value] of Object.entries(node.parameters)) {
 		const property = type.properties.find((p) => p.name === name && visible(p, node.parameters));
 		if (!property) {
