@@ -26,8 +26,8 @@
  * written to DIR with one stored execution of each shape.
  *
  * `--save-progress`: which workflows save execution progress after every node (n8n's
- * saveExecutionProgress): `example` (default: the example does, as shipped; the loop keeps n8n's default,
- * off), `both`, or `none` (shows what the setting costs).
+ * saveExecutionProgress): `example` (default: each as its file says; neither does, n8n's default),
+ * `both`, or `none`. `both` shows what the setting costs.
  *
  * Targets (exit code 1 when one is missed): per deck, the package's status reads <= the loop's, its
  * execution data <= 0.6 x the loop's, its worker CPU <= 0.8 x the loop's; charges = decks for both;
@@ -170,13 +170,14 @@ async function main(): Promise<void> {
 	const t0 = Date.now();
 	try {
 		const o = { sim, apiKey, sinkUrl: sink.url, firstWaitSeconds, waitSeconds, name: ' (bench)' };
-		const progress = (on: boolean) => ({ ...o, settings: { saveExecutionProgress: on } });
+		// 'example': the files' own settings; else the setting forced on both, or off on both
+		const progress = () => (saveProgress === 'example' ? o : { ...o, settings: { saveExecutionProgress: saveProgress === 'both' } });
 		const side = (name: SideName, wf: AtScaleWorkflow, webhookPath: string, idPrefix: string, sinkPrefix: string): Side => ({
 			name, wf, webhookPath, idPrefix, sinkName: `${sinkPrefix}/${FILE_NODE}`, fired: 0, halves: [], redeliveries: { count: 0 }, notAccepted: 0,
 		});
 		const sides: Side[] = [
-			side('package', await importAtScale(stack.main, progress(saveProgress !== 'none')), WEBHOOK_PATH, 'pkg', SINK_PREFIX),
-			side('handBuilt', await importHandBuilt(stack.main, progress(saveProgress === 'both')), HAND_BUILT_WEBHOOK_PATH, 'hand', HAND_BUILT_SINK_PREFIX),
+			side('package', await importAtScale(stack.main, progress()), WEBHOOK_PATH, 'pkg', SINK_PREFIX),
+			side('handBuilt', await importHandBuilt(stack.main, progress()), HAND_BUILT_WEBHOOK_PATH, 'hand', HAND_BUILT_SINK_PREFIX),
 		];
 		const deadline = t0 + maxMinutes * 60_000;
 		const fire = async (s: Side, ids: string[]) => {

@@ -15,6 +15,23 @@ import {
 import type { Operation } from '../node.type';
 import { sendMutation, type ItemContext } from '../send';
 
+/**
+ * Simplify (issue 22): a Success item keeps only what the next step needs. In a Check Once loop n8n
+ * stores Create's item in every saved execution until the deck is done; the full answer (price,
+ * version, key, request id) is there for whoever wants it, with the option off (the default).
+ */
+const simplifyOption: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether a bought deck’s item keeps only taskId and outcome (and replayed or repricedFrom when they apply) instead of the whole answer, its Idempotency-Key and request ID. Keeps the data n8n stores small when a Check Once loop waits on it. Refusals (Checkout, Client Action) are never simplified.',
+};
+
+/** What a simplified Success item keeps, when present. */
+const SIMPLE_FIELDS = ['taskId', 'outcome', 'replayed', 'repricedFrom'] as const;
+
 const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -123,7 +140,7 @@ const properties: INodeProperties[] = [
 			{ displayName: 'Slide Count (Saved by 0.1)', name: 'slideCount', type: 'hidden', default: 0 },
 		],
 	},
-	optionsCollection(spendOptions),
+	optionsCollection([...spendOptions, simplifyOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -191,13 +208,17 @@ export function buildCreateBody(item: ItemContext): Record<string, unknown> {
 
 /** `POST /v1/decks`: buys a deck. Answers at once with its `taskId`; the deck is not ready yet. */
 export async function execute(item: ItemContext) {
-	return await sendMutation(item, {
+	const emitted = await sendMutation(item, {
 		operation: 'deck.create',
 		path: '/v1/decks',
 		json: buildCreateBody(item),
 		options: readOptions(item.ctx, item.itemIndex),
 		requiredMember: 'taskId',
 	});
+	if (emitted.json.outcome !== 'success' || item.ctx.getNodeParameter('options.simplify', item.itemIndex, false) !== true) return emitted;
+	const json: typeof emitted.json = {};
+	for (const field of SIMPLE_FIELDS) if (emitted.json[field] !== undefined) json[field] = emitted.json[field];
+	return { ...emitted, json };
 }
 
 export const create: Operation = { description, execute, spends: true };
