@@ -6,7 +6,9 @@
  * - `reference`: every *.test.ts under test/ (unit, conformance, workflows) against the simulator's
  *   reference reading of the contract's gaps;
  * - `profile B`: the workflow suites again, against the simulator's alternate profile (the other legal
- *   side of every "not shown"; test/simulator/profile.ts), so a node fitted to one reading fails here.
+ *   side of every "not shown"; test/simulator/profile.ts), so a node fitted to one reading fails here;
+ * - `profile C`: the suites that meet uploads, 402s, status links and downloads, against the readings
+ *   of issue 16 (`readings` in test/simulator/profile.ts).
  * The end-to-end suite is `npm run test:e2e` (it selects the reference project).
  * @type {import('jest').Config}
  */
@@ -29,6 +31,15 @@ module.exports = {
 			displayName: 'profile B',
 			testMatch: ['<rootDir>/test/workflows/**/*.test.ts'],
 			setupFiles: ['<rootDir>/test/support/profile-b.ts'],
+		},
+		{
+			...base,
+			displayName: 'profile C',
+			testMatch: [
+				'<rootDir>/test/workflows/deckgen/{operations,outcomes,readings,any-service,download,envelope,form-and-types,size-cap}.test.ts',
+				'<rootDir>/test/workflows/wait/{download,wait-until-done,check-once}.test.ts',
+			],
+			setupFiles: ['<rootDir>/test/support/profile-c.ts'],
 		},
 	],
 };

@@ -25,14 +25,17 @@ export class DeckGenApi implements ICredentialType {
 			required: true,
 			description:
 				'Minted in the account settings under API and MCP; shown once. Its scopes decide what the nodes may do (decks:spend to create, decks:read to poll).',
+			hint: 'The Test button reads the credit balance, so it needs the scope credits:read; a key without it may still work for the other operations.',
 		},
 		{
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
-			default: 'https://api.deckgen.example',
+			default: '',
 			required: true,
-			description: 'Root address of the service, without /v1',
+			placeholder: 'https://api.example.com',
+			description:
+				'Root address of the Deck Generation Service’s API, without /v1: the address your provider gives with the API key (account settings, API and MCP, or its API documentation)',
 		},
 		{
 			displayName: 'Account URL',
@@ -41,6 +44,14 @@ export class DeckGenApi implements ICredentialType {
 			default: '',
 			description:
 				'Optional link to your account page, given to a person when the service offers an option this version does not know',
+		},
+		{
+			displayName: 'Allow Plain HTTP',
+			name: 'allowPlainHttp',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to send the API key over plain http:// to a Base URL on another machine. Off, such a Base URL is refused before anything is sent: anyone on the network path could read the key and spend its credits. Switch on only for a network you trust; https:// and this machine (localhost, 127.0.0.1, ::1) need nothing.',
 		},
 	];
 

@@ -17,7 +17,9 @@ export class DeckGen implements INodeType {
 		name: 'deckGen',
 		icon: { light: 'file:deckgen.svg', dark: 'file:deckgen.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: outputs per operation (Success only where no 402 can come back); 1 keeps three everywhere.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Create slide decks from a brief, upload materials, and route out-of-credit answers to checkout or a person',

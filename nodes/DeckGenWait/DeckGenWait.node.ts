@@ -4,6 +4,7 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
@@ -12,6 +13,7 @@ import { CancelledError } from '../shared/client';
 import { CREDENTIAL_TEST_METHOD, deckGenApiTest } from '../shared/n8n/credentialTest';
 import { failureDescription, failureMessage } from '../shared/n8n/errors';
 import { errorJson, isToolCall } from '../shared/n8n/runner';
+import { toolDescriptionProperty, WAIT_TOOL_DESCRIPTION, waitToolAnswer } from '../shared/n8n/tool';
 import { isLoopback, serviceFor } from '../shared/n8n/service';
 import {
 	CONTRACT_POLL_INTERVAL_MS,
@@ -22,7 +24,7 @@ import {
 	type WaitOutcome,
 } from '../shared/poller';
 import type { ServiceFailure } from '../shared/problem';
-import { deckLinks, chooseLink } from '../shared/links';
+import { deckLinks, chooseLink, putDeckLinks } from '../shared/links';
 import { downloadFile, downloadOptions, readDownloadSettings } from '../shared/n8n/download';
 import { deckPath } from '../shared/transport';
 import { parseWordList, statusWords, type StatusWords } from '../shared/status';
@@ -44,13 +46,24 @@ interface WaitOptions {
 
 const OUTPUT_OF: Record<WaitOutcome, number> = { completed: 0, failed: 1, still_running: 2 };
 
+/** The node version whose Task ID is an expression (`taskId`) rather than a field path (`taskIdField`). */
+export const TASK_ID_EXPRESSION_VERSION = 1.1;
+
+/** A download option, offered only while Download File is on (a sibling in the same Options). */
+function onlyWithDownloadFile(option: INodeProperties): INodeProperties {
+	return { ...option, displayOptions: { show: { downloadFile: [true] } } };
+}
+
 export class DeckGenWait implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Deck Generator Wait',
 		name: 'deckGenWait',
 		icon: { light: 'file:deckgenwait.svg', dark: 'file:deckgenwait.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Task ID is an expression, as on the Deck Generator node; 1 (workflows saved by 0.1 and
+		// 0.2) keeps Task ID Field, a field path.
+		version: [1, TASK_ID_EXPRESSION_VERSION],
+		defaultVersion: TASK_ID_EXPRESSION_VERSION,
 		subtitle: '={{$parameter["mode"] === "checkOnce" ? "Check once" : "Wait until done"}}',
 		description: 'Wait for slide decks to finish generating and route them by outcome',
 		defaults: {
@@ -89,15 +102,38 @@ export class DeckGenWait implements INodeType {
 				default: 'waitUntilDone',
 			},
 			{
+				displayName: 'Task ID',
+				name: 'taskId',
+				type: 'string',
+				default: '={{ $json.taskId }}',
+				required: true,
+				displayOptions: { show: { '@version': [{ _cnd: { gte: TASK_ID_EXPRESSION_VERSION } }], '@tool': [false] } },
+				description:
+					'The taskId returned by Deck Generator → Create. The default reads it from the input item, as Get Status and Download do; point the expression elsewhere when it is nested.',
+			},
+			{
 				displayName: 'Task ID Field',
 				name: 'taskIdField',
 				type: 'string',
 				default: 'taskId',
 				required: true,
 				placeholder: 'e.g. taskId or deck.taskId',
+				displayOptions: { show: { '@version': [{ _cnd: { lt: TASK_ID_EXPRESSION_VERSION } }], '@tool': [false] } },
 				description:
 					'Name of the input field holding the deck’s task ID, as Deck Generator → Create returns it; dots reach into nested fields',
 			},
+			// As an AI tool the model passes the task id itself, and the node checks once (a tool call
+			// cannot wait 10 to 35 minutes): shared/n8n/tool.ts.
+			{
+				displayName: 'Task ID',
+				name: 'taskId',
+				type: 'string',
+				default: "={{ $fromAI('taskId', 'The taskId that Create returned', 'string') }}",
+				required: true,
+				displayOptions: { show: { '@tool': [true] } },
+				description: 'The deck to check: the model fills it (the $fromAI key is the tool argument’s name). As a tool the node always checks once, whatever the Mode.',
+			},
+			toolDescriptionProperty(WAIT_TOOL_DESCRIPTION),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -105,16 +141,16 @@ export class DeckGenWait implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
-					downloadOptions[0],
+					onlyWithDownloadFile(downloadOptions[0]),
 					{
 						displayName: 'Download File',
 						name: 'downloadFile',
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to download each completed deck’s file into the item’s binary data (see Binary Property, Download Link, Max Download Size), so Email and Slack nodes can attach it',
+							'Whether to download each completed deck’s file into the item’s binary data, so Email and Slack nodes can attach it. On: Binary Property, Download Link Path and Max Download Size can be added.',
 					},
-					downloadOptions[1],
+					onlyWithDownloadFile(downloadOptions[1]),
 					{
 						displayName: 'Failed Status Words',
 						name: 'failedWords',
@@ -124,7 +160,7 @@ export class DeckGenWait implements INodeType {
 						description:
 							'Comma-separated status words that mean the deck failed, replacing the built-in list (failed, failure, error, errored, cancelled, canceled, expired, rejected)',
 					},
-					downloadOptions[2],
+					onlyWithDownloadFile(downloadOptions[2]),
 					{
 						displayName: 'Max Wait (Minutes)',
 						name: 'maxWaitMinutes',
@@ -139,7 +175,8 @@ export class DeckGenWait implements INodeType {
 						displayName: 'Poll Interval (Seconds)',
 						name: 'pollIntervalSeconds',
 						type: 'number',
-						typeOptions: { minValue: 0.001, numberPrecision: 3 },
+						// No numberPrecision: the editor shows 5, not 5.000, and a test may still set 0.01.
+						typeOptions: { minValue: 0.001 },
 						default: 5,
 						displayOptions: { show: { '/mode': ['waitUntilDone'] } },
 						description: 'Time between two status reads of one deck',
@@ -208,27 +245,23 @@ export class DeckGenWait implements INodeType {
 
 		// Every item is checked before any waiting starts: a bad item fails fast, not after an hour.
 		for (let index = 0; index < items.length; index++) {
-			const field = this.getNodeParameter('taskIdField', index, 'taskId') as string;
-			const taskId = taskIdOf(items[index].json, field);
-			if (taskId === undefined) {
-				const error = new NodeOperationError(node, `Item ${index} has no task ID in the field "${field}"`, {
-					itemIndex: index,
-					description: `Set Task ID Field to the field that holds the deck's taskId (Deck Generator → Create returns it as "taskId"); dots reach into nested fields, e.g. deck.taskId.`,
-				});
-				if (!this.continueOnFail()) throw error;
+			const { taskId, error } = singleOutput ? toolTaskId(this, index) : readTaskId(this, index, items[index].json);
+			if (error) {
+				// As a tool a missing task id is an answer to the model, not a failed execution.
+				if (!this.continueOnFail() && !singleOutput) throw error;
 				// The package's error item (as runner.ts): n8n keeps this JSON as it is, and moves it to
 				// the error output when On Error is "continue (using error output)".
 				placed[index] = {
 					output: OUTPUT_OF.failed,
 					item: {
-						json: errorJson(error.message, error.description, { outcome: 'failed', code: 'missing_task_id', field }),
+						json: errorJson(error.message, error.description, { outcome: 'failed', code: 'missing_task_id', field: error.field }),
 						pairedItem: { item: index },
 					},
 				};
 				continue;
 			}
 
-			const mode = this.getNodeParameter('mode', index, 'waitUntilDone') as Mode;
+			const mode = singleOutput ? 'checkOnce' : (this.getNodeParameter('mode', index, 'waitUntilDone') as Mode);
 			const options = this.getNodeParameter('options', index, {}) as WaitOptions;
 			const interval = pollInterval(options.pollIntervalSeconds, loopback);
 			if (interval.clampedFrom !== undefined && mode === 'waitUntilDone') clampedFrom = interval.clampedFrom;
@@ -281,7 +314,9 @@ export class DeckGenWait implements INodeType {
 		await downloadCompleted(this, service.baseUrl, placed);
 		simplifyItems(this, placed);
 		for (const entry of placed) {
-			if (entry) outputs[singleOutput ? 0 : entry.output].push(entry.item);
+			if (!entry) continue;
+			if (singleOutput) entry.item.json = waitToolAnswer(node, entry.item.json, service.baseUrl);
+			outputs[singleOutput ? 0 : entry.output].push(entry.item);
 		}
 
 		const requests = [...used].reduce((sum, report) => sum + report.requests, 0);
@@ -310,6 +345,51 @@ export function pollInterval(seconds: number | undefined, loopback: boolean): { 
 	return { ms };
 }
 
+/**
+ * The item's task id: version 1.1 reads the Task ID parameter (an expression, `{{ $json.taskId }}`
+ * by default, as Get Status and Download take it); version 1 the field path in Task ID Field.
+ */
+function readTaskId(
+	ctx: IExecuteFunctions,
+	index: number,
+	json: IDataObject,
+): { taskId: string; error?: undefined } | { taskId?: undefined; error: NodeOperationError & { field: string } } {
+	if (ctx.getNode().typeVersion >= TASK_ID_EXPRESSION_VERSION) {
+		const taskId = taskIdOfValue(ctx.getNodeParameter('taskId', index, '') as unknown);
+		if (taskId !== undefined) return { taskId };
+		const error = new NodeOperationError(ctx.getNode(), `Item ${index} has no task ID`, {
+			itemIndex: index,
+			description:
+				'Set Task ID to the deck’s taskId, e.g. {{ $json.taskId }} as Deck Generator → Create returns it, or {{ $json.deck.taskId }} when it is nested.',
+		});
+		return { error: Object.assign(error, { field: 'Task ID' }) };
+	}
+	const field = ctx.getNodeParameter('taskIdField', index, 'taskId') as string;
+	const taskId = taskIdOf(json, field);
+	if (taskId !== undefined) return { taskId };
+	const error = new NodeOperationError(ctx.getNode(), `Item ${index} has no task ID in the field "${field}"`, {
+		itemIndex: index,
+		description: `Set Task ID Field to the field that holds the deck's taskId (Deck Generator → Create returns it as "taskId"); dots reach into nested fields, e.g. deck.taskId.`,
+	});
+	return { error: Object.assign(error, { field }) };
+}
+
+function taskIdOfValue(value: unknown): string | undefined {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** As a tool: the task id the model passed (the tool's Task ID parameter), else the item's `taskId`. */
+function toolTaskId(ctx: IExecuteFunctions, index: number): ReturnType<typeof readTaskId> {
+	const taskId = taskIdOfValue(ctx.getNodeParameter('taskId', index, '') as unknown) ?? taskIdOf(ctx.getInputData()[index].json, 'taskId');
+	if (taskId !== undefined) return { taskId };
+	const error = new NodeOperationError(ctx.getNode(), `Item ${index} has no task ID`, {
+		itemIndex: index,
+		description: 'Call the tool again with taskId set to the taskId that Create returned.',
+	});
+	return { error: Object.assign(error, { field: 'taskId' }) };
+}
+
 /** The task id at `field`: a top-level key first (it may contain dots), else a dotted path. */
 function taskIdOf(json: IDataObject, field: string): string | undefined {
 	const name = field.trim();
@@ -317,8 +397,7 @@ function taskIdOf(json: IDataObject, field: string): string | undefined {
 	if (value === undefined && name.includes('.')) {
 		value = name.split('.').reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as IDataObject)[key] : undefined), json);
 	}
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+	return taskIdOfValue(value);
 }
 
 function itemFor(
@@ -328,18 +407,26 @@ function itemFor(
 	body: Record<string, unknown> | undefined,
 	baseUrl: string,
 ): INodeExecutionData {
-	const json: IDataObject = {
-		...input.json,
+	// Links given as paths are on the service: resolved against the status URL, as Get Status does.
+	const found = body ? deckLinks(body, `${baseUrl}${deckPath(report.taskId, 'status')}`) : undefined;
+	const ours: IDataObject = {
+		outcome: report.outcome,
 		taskId: report.taskId,
-		status: report.status ?? null,
 		state: report.state,
-		statusBody: (body as IDataObject | undefined) ?? null,
+		...(found?.deckUrl ? { deckUrl: found.deckUrl } : {}),
+		status: report.status ?? null,
 		elapsedSeconds: Math.round(report.elapsedMs / 100) / 10,
 		polls: report.polls,
-		outcome: report.outcome,
+		...(found ? { links: found.links as unknown as IDataObject[] } : {}),
+		statusBody: (body as IDataObject | undefined) ?? null,
 	};
-	// Links given as paths are on the service: resolved against the status URL, as Get Status does.
-	if (body) Object.assign(json, deckLinks(body, `${baseUrl}${deckPath(report.taskId, 'status')}`));
+	// The node's own fields lead the item (what happened, to which deck), the input's follow; ours win.
+	const json: IDataObject = { ...ours, ...input.json, ...ours };
+	// The input item's own `links` / `deckUrl` stay as inputLinks / inputDeckUrl, the service's as serviceLinks / serviceDeckUrl.
+	if (found && body) {
+		putDeckLinks(json, found, input.json, 'input');
+		putDeckLinks(json, found, body, 'service');
+	}
 	if (report.requestId) json.requestId = report.requestId;
 	if (report.outcome === 'failed') Object.assign(json, report.failure ? serviceFailureFields(report.taskId, report.failure) : deckFailureFields(report));
 	else if (report.failure) json.lastError = serviceFailureFields(report.taskId, report.failure);

@@ -6,6 +6,7 @@
  * The key never appears in a message (nothing here is given it).
  */
 import { parseFailure } from './problem';
+import { plainHttpRefusal } from './secrecy';
 import type { ServiceResponse } from './transport';
 
 export const CREDENTIAL_TEST_PATH = '/v1/credits';
@@ -25,8 +26,15 @@ export function normaliseBaseUrl(baseUrl: unknown): string {
 		.replace(/\/+$/, '');
 }
 
-/** A Base URL that cannot be right, said before anything is sent. */
-export function baseUrlProblem(baseUrl: string): string | undefined {
+export const BASE_URL_EMPTY =
+	'The Base URL is empty. Enter the root address of the service’s API (without /v1), as your provider gives it with the API key.';
+
+/**
+ * A Base URL that cannot be right, said before anything is sent; plain http:// to another machine
+ * only with the credential's Allow Plain HTTP.
+ */
+export function baseUrlProblem(baseUrl: string, allowPlainHttp?: unknown): string | undefined {
+	if (!baseUrl) return BASE_URL_EMPTY;
 	let url: URL;
 	try {
 		url = new URL(baseUrl);
@@ -40,7 +48,7 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 		const root = `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, '')}`;
 		return `The Base URL ends in /v1. Enter the service root without /v1 (e.g. ${root}); the nodes add /v1 to every path themselves.`;
 	}
-	return undefined;
+	return plainHttpRefusal(baseUrl, allowPlainHttp);
 }
 
 export function credentialVerdict(response: ServiceResponse, baseUrl: string): CredentialVerdict {
@@ -70,9 +78,14 @@ export function credentialVerdict(response: ServiceResponse, baseUrl: string): C
 					typeof body.requiredResource === 'string' && typeof body.requiredAction === 'string'
 						? `${body.requiredResource}:${body.requiredAction}`
 						: 'the scope this check needs';
+				// The test reads /v1/credits: a key made only for decks lacks credits:read and still works there.
+				const onlyThisTest =
+					body.requiredResource === 'credits' && body.requiredAction === 'read'
+						? ' The key may still work for the other operations (Create needs decks:spend, Get Status and the Wait node decks:read): only this test and Get Credits read the balance.'
+						: '';
 				return {
 					ok: false,
-					message: `403 insufficient_scope: the key lacks ${scope} (actions it grants on ${String(body.requiredResource ?? 'that resource')}: ${list(body.grantedActions)}). Scopes live on the key: mint a new key that includes ${scope}; signing in again does not help.`,
+					message: `403 insufficient_scope: the key lacks ${scope} (actions it grants on ${String(body.requiredResource ?? 'that resource')}: ${list(body.grantedActions)}). Scopes live on the key: mint a new key that includes ${scope}; signing in again does not help.${onlyThisTest}`,
 				};
 			}
 			case 'unrecognized_scope':

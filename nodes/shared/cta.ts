@@ -91,17 +91,19 @@ export const REASON_ACTIONS: Record<string, string> = {
 
 /**
  * The cta a 402 is routed by. The contract: a 402 carries `options`, an ordered array, and only
- * sometimes a single `cta`. So the top-level `cta` when present, else the first option's; a 402
- * with no cta anywhere is the video paywall (undefined here).
+ * sometimes a single `cta`; the shape of each option is not shown. So the top-level `cta` when
+ * present, else the first option's, whatever an option is: an object with `cta`, or the cta itself
+ * as plain text (`["confirm_slide_surcharge", "upgrade_for_slides"]`). A 402 with no cta anywhere
+ * is the video paywall (undefined here).
  */
 export function ctaOfPaymentRequired(body: unknown): string | undefined {
 	if (!body || typeof body !== 'object') return undefined;
 	const { cta, options } = body as { cta?: unknown; options?: unknown };
-	if (typeof cta === 'string' && cta !== '') return cta;
+	if (typeof cta === 'string' && cta.trim() !== '') return cta.trim();
 	if (!Array.isArray(options)) return undefined;
 	for (const option of options) {
-		const optionCta = option && typeof option === 'object' ? (option as { cta?: unknown }).cta : undefined;
-		if (typeof optionCta === 'string' && optionCta !== '') return optionCta;
+		const optionCta = typeof option === 'string' ? option : option && typeof option === 'object' ? (option as { cta?: unknown }).cta : undefined;
+		if (typeof optionCta === 'string' && optionCta.trim() !== '') return optionCta.trim();
 	}
 	return undefined;
 }

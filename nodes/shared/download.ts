@@ -6,15 +6,20 @@
  * judged again (n8n's own redirect handling would carry the credential across origins).
  */
 
+import { isPlainHttpElsewhere } from './secrecy';
+
 /** Redirect hops followed before giving up. */
 export const MAX_REDIRECTS = 5;
 
 export const DEFAULT_MAX_DOWNLOAD_MB = 100;
 
-/** Whether the API key may be sent to `url`: only to the Base URL's own origin. */
-export function mayCarryCredential(url: string, baseUrl: string): boolean {
+/**
+ * Whether the API key may be sent to `url`: only to the Base URL's own origin, and never over plain
+ * http:// to another machine unless the credential allows plain HTTP (secrecy.ts).
+ */
+export function mayCarryCredential(url: string, baseUrl: string, allowPlainHttp = false): boolean {
 	const origin = originOf(url);
-	return origin !== undefined && origin === originOf(baseUrl);
+	return origin !== undefined && origin === originOf(baseUrl) && (allowPlainHttp || !isPlainHttpElsewhere(url));
 }
 
 function originOf(url: string): string | undefined {
@@ -59,10 +64,11 @@ export function sameOriginHop(
 	baseUrl: string,
 	method: string,
 	hops: number,
+	allowPlainHttp = false,
 ): Hop | undefined {
 	const target = redirectTarget(status, headers, from);
 	if (target === undefined) return undefined;
-	if (hops < MAX_REDIRECTS && mayCarryCredential(target, baseUrl)) {
+	if (hops < MAX_REDIRECTS && mayCarryCredential(target, baseUrl, allowPlainHttp)) {
 		return { url: target, asGet: method.toUpperCase() !== 'GET' && status !== 307 && status !== 308 };
 	}
 	headers.location = target;
@@ -149,13 +155,20 @@ export function describeSize(bytes: number): string {
 
 /**
  * What to do about a refused download, by status and by whether the request carried the key
- * (a link on the Base URL's origin) or not (presigned storage, another host).
+ * (a link on the Base URL's origin) or not (presigned storage, another host). A 401 on a link
+ * without the key says what is true: the link's host is not the Base URL's, so the key was not
+ * sent; that host may be the service itself under another name (`localhost` for `127.0.0.1`, an
+ * internal name), which reading the status again does not change, so that fix comes first.
  */
-export function downloadRefusalHint(status: number, carriedKey: boolean): string {
+export function downloadRefusalHint(status: number, carriedKey: boolean, url?: string, baseUrl?: string): string {
 	if (status === 401) {
-		return carriedKey
-			? "The service refused the API key for this file: check the credential's key (a revoked or rotated key answers 401)."
-			: 'The file host wants its own sign-in, and the API key is never sent off the Base URL: read the deck status again for a fresh (presigned) link.';
+		if (carriedKey) return "The service refused the API key for this file: check the credential's key (a revoked or rotated key answers 401).";
+		const link = url !== undefined ? originOf(url) : undefined;
+		const base = baseUrl !== undefined ? originOf(baseUrl) : undefined;
+		if (link === undefined || base === undefined) {
+			return 'The file host wants its own sign-in, and the API key is never sent off the Base URL: read the deck status again for a fresh (presigned) link.';
+		}
+		return `The link is on ${link}, not on the Base URL's ${base}, so the API key was not sent with it (it goes only to the Base URL's origin). If ${link} is the service itself under another name, set the credential's Base URL to ${link}; if it is a file host, the link itself must carry its access (a presigned link): read the deck status again for a fresh one.`;
 	}
 	if (status === 403) {
 		return carriedKey
@@ -164,7 +177,7 @@ export function downloadRefusalHint(status: number, carriedKey: boolean): string
 	}
 	if (status === 404 || status === 410) return 'The file is not (or no longer) there: read the deck status again for a fresh link, then download.';
 	if (status === 429 || status >= 500) return 'The file host is busy or failing: try the download again later; the deck itself is not affected.';
-	return 'Check the link (Download Link) and read the deck status again; the deck itself is not affected.';
+	return 'Check the link (Download Link Path) and read the deck status again; the deck itself is not affected.';
 }
 
 /** A URL fit for messages and items: the presigned query (a capability) is not repeated. */

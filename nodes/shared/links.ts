@@ -118,3 +118,43 @@ export function chooseLink(found: { links: FoundLink[]; deckUrl?: string }, whic
 	if (!wanted) return found.deckUrl;
 	return found.links.find((link) => link.path === wanted)?.url;
 }
+
+/** A list as the nodes make it (`[{path, url}]`): one a Deck Generator node put on an earlier item. */
+function isLinkList(value: unknown): boolean {
+	return (
+		Array.isArray(value) &&
+		value.every((entry) => entry && typeof entry === 'object' && typeof (entry as FoundLink).path === 'string' && typeof (entry as FoundLink).url === 'string')
+	);
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+	return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Puts our `links` and `deckUrl` on an item without losing what was there under those names: a
+ * different value that `source` had (the service's status answer, `prefix` "service"; the input
+ * item, `prefix` "input") stays beside ours as `serviceLinks` / `serviceDeckUrl` or `inputLinks` /
+ * `inputDeckUrl`, as `serviceState` keeps the service's `state`. Values a Deck Generator node put
+ * there itself (a `[{path, url}]` list and the deckUrl beside it) are simply replaced. Where we
+ * found no link, the member is left as it was.
+ */
+export function putDeckLinks(
+	item: Record<string, unknown>,
+	found: { links: FoundLink[]; deckUrl?: string },
+	source: Record<string, unknown> | undefined,
+	prefix: 'service' | 'input',
+): void {
+	const fromUs = isLinkList(source?.links);
+	const members: Array<['links' | 'deckUrl', string]> = [
+		['links', `${prefix}Links`],
+		['deckUrl', `${prefix}DeckUrl`],
+	];
+	for (const [member, keptAs] of members) {
+		const ours = found[member];
+		if (ours === undefined) continue;
+		const theirs = source?.[member];
+		if (theirs !== undefined && !fromUs && !sameJson(theirs, ours)) item[keptAs] = theirs;
+		item[member] = ours;
+	}
+}

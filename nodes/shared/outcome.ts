@@ -55,6 +55,10 @@ export const VERSION_CAP_ACTION = 'This deck has reached its maximum number of v
 export const PRICE_DRIFT_ACTION =
 	'The live price differs from the expected price: confirm the new price with whoever pays, then send it as Expected Credits (or raise Max Credits).';
 
+/** The `message` of every item the service answered by replaying an earlier purchase. */
+export const REPLAYED_MESSAGE = 'This is the deck bought earlier; nothing was charged.';
+export const REPLAYED_UPLOAD_MESSAGE = 'This is the material uploaded earlier; nothing was charged.';
+
 export function classify(response: ServiceResponse): Outcome {
 	if (isSuccess(response.status)) {
 		const parsed = parseJson(response.text);
@@ -150,24 +154,31 @@ const PASSED_MEMBERS = [
 	'maxVersions',
 ] as const;
 
+/**
+ * The item of a refusal, in the order a person reads it: what happened (`outcome`, `message`), the
+ * way forward and its price (`cta`, the price members, `options`), then the service's own words
+ * for support and for workflows that branch on them (`code`, `reason`, `detail`, `requestId`).
+ */
 export function refusalFields(outcome: RefusalOutcome, accountUrl?: string): Record<string, unknown> {
 	const body = (outcome.failure.body ?? {}) as Record<string, unknown>;
 	const fields: Record<string, unknown> = {
 		outcome: outcome.outcome,
-		code: outcome.failure.code,
+		message: refusalMessage(outcome, accountUrl),
 	};
-	if (outcome.failure.reason !== undefined) fields.reason = outcome.failure.reason;
 	if (outcome.cta !== undefined) {
 		fields.cta = outcome.cta;
 		if (outcome.ctaInferred) fields.ctaInferred = true;
-		fields.options = Array.isArray(body.options) ? body.options : [];
-		if (!outcome.ctaKnown && accountUrl) fields.accountUrl = accountUrl;
 	}
 	for (const member of PASSED_MEMBERS) {
 		if (body[member] !== undefined) fields[member] = body[member];
 	}
+	if (outcome.cta !== undefined) {
+		fields.options = Array.isArray(body.options) ? body.options : [];
+		if (!outcome.ctaKnown && accountUrl) fields.accountUrl = accountUrl;
+	}
+	fields.code = outcome.failure.code;
+	if (outcome.failure.reason !== undefined) fields.reason = outcome.failure.reason;
 	fields.detail = outcome.failure.detail;
-	fields.message = refusalMessage(outcome, accountUrl);
 	if (outcome.failure.requestId) fields.requestId = outcome.failure.requestId;
 	return fields;
 }

@@ -8,6 +8,7 @@
 import { z } from 'zod/v4';
 
 import { displayUrl } from './download';
+import { KEY_MASK, noteMasked } from './secrecy';
 import type { ServiceResponse } from './transport';
 
 export const problemSchema = z.looseObject({
@@ -39,8 +40,11 @@ export const frameworkValidationSchema = z.object({
 export type FailureShape = 'problem' | 'framework-validation' | 'plain-json' | 'unstructured';
 
 export interface FieldError {
+	/** The field as the form labels it where the operation knows it (formLabels.ts), else as the service named it. */
 	field: string;
 	message: string;
+	/** The service's own name of the field, when `field` is the form's label. */
+	serviceField?: string;
 }
 
 export interface ServiceFailure {
@@ -145,8 +149,16 @@ function firstLine(text: string): string {
 	return stripped.length > 200 ? `${stripped.slice(0, 197)}...` : stripped;
 }
 
-/** Turns any non-2xx response into a `ServiceFailure`. */
+/**
+ * Turns any non-2xx response into a `ServiceFailure`. The response readers have already masked the
+ * API key (secrecy.ts); a detail that quoted it says so instead of reading oddly.
+ */
 export function parseFailure(response: ServiceResponse): ServiceFailure {
+	const failure = readFailure(response);
+	return failure.detail.includes(KEY_MASK) ? { ...failure, detail: noteMasked(failure.detail) } : failure;
+}
+
+function readFailure(response: ServiceResponse): ServiceFailure {
 	const body = parseJson(response.text);
 	const requestId = requestIdOf(response, body);
 	const retryAfterMs = retryAfterMsOf(response, body);

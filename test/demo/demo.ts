@@ -13,9 +13,16 @@ import { start, type Simulator } from '../simulator';
 
 /** Sim-ms per real ms: a 10-35 minute deck takes 5-17.5 seconds. */
 const SPEED = 120;
+
+/** Where the demo prints: the terminal, or a test's collector. */
+export interface DemoOutput {
+	isTTY: boolean;
+	write(text: string): void;
+}
+const stdout: DemoOutput = { isTTY: Boolean(process.stdout.isTTY), write: (text) => process.stdout.write(text) };
 const CONTRACT_INTERVAL_SECONDS = 5;
 
-interface DemoArgs {
+export interface DemoArgs {
 	baseUrl?: string;
 	apiKey?: string;
 }
@@ -74,12 +81,16 @@ function loadShowcase(pollIntervalSeconds: number): WorkflowJson {
 	return workflow;
 }
 
-/** One line per deck while the Wait node polls, read from the simulator's side. */
-function watchProgress(sim: Simulator): () => void {
-	const tty = process.stdout.isTTY;
+/**
+ * One line per deck while the Wait node polls, read from the simulator's side: redrawn in place on a
+ * terminal, every 2 s otherwise. The returned stop() draws the decks once more as they ended, so the last
+ * bars shown are the final ones (a deck the Wait node saw completed shows 100 %, not its last redraw).
+ */
+export function watchProgress(sim: Simulator, out: DemoOutput = stdout): () => void {
 	let lastPrint = 0;
 	let drawn = 0;
-	const timer = setInterval(() => {
+	let stopped = false;
+	const draw = (final: boolean) => {
 		const decks = sim.ledger.charges.filter((c) => c.operation === 'create');
 		if (!decks.length) return;
 		const lines = decks.map((charge, index) => {
@@ -88,16 +99,27 @@ function watchProgress(sim: Simulator): () => void {
 			const bar = '█'.repeat(Math.round(progress / 5)).padEnd(20, '░');
 			return `  deck ${index + 1} ${charge.taskId.padEnd(28)} ${bar} ${String(progress).padStart(3)}% ${deck?.phase ?? ''}`;
 		});
-		if (tty) {
-			if (drawn) process.stdout.write(`\x1b[${drawn}A`);
-			process.stdout.write(lines.map((line) => `${line}\x1b[K`).join('\n') + '\n');
+		if (out.isTTY) {
+			if (drawn) out.write(`\x1b[${drawn}A`);
+			out.write(lines.map((line) => `${line}\x1b[K`).join('\n') + '\n');
 			drawn = lines.length;
-		} else if (Date.now() - lastPrint > 2_000) {
+		} else if (final || Date.now() - lastPrint > 2_000) {
 			lastPrint = Date.now();
-			console.log(lines.join('\n'));
+			out.write(lines.join('\n') + '\n');
 		}
-	}, 200);
-	return () => clearInterval(timer);
+	};
+	const timer = setInterval(() => draw(false), 200);
+	return () => {
+		clearInterval(timer);
+		if (!stopped) draw(true);
+		stopped = true;
+	};
+}
+
+/** What the demo says about its Wait node's poll interval: the contract's 5 s, on whichever clock runs. */
+export function pollLine(speed: number | undefined): string {
+	if (!speed) return `poll every ${CONTRACT_INTERVAL_SECONDS} s`;
+	return `poll every ${CONTRACT_INTERVAL_SECONDS} s of the simulator's clock, ${(CONTRACT_INTERVAL_SECONDS / speed).toFixed(3)} s real at ×${speed}`;
 }
 
 /** The brief an item came from: its own request, or its taskId traced back through Create. */
@@ -121,37 +143,40 @@ function summarise(item: INodeExecutionData, result: RunResult): string {
 	return parts.filter(Boolean).join(' | ');
 }
 
-function printTable(result: RunResult, workflow: WorkflowJson): void {
+function printTable(result: RunResult, workflow: WorkflowJson, log: (line: string) => void): void {
 	const outcomes = workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.noOp').map((n) => n.name);
 	const width = Math.max(...outcomes.map((name) => name.length));
-	console.log('\nItems per output');
-	console.log(`  ${'output'.padEnd(width)}  items`);
+	log('\nItems per output');
+	log(`  ${'output'.padEnd(width)}  items`);
 	for (const name of outcomes) {
 		const items = result.runCount(name) ? result.output(name) : [];
-		console.log(`  ${name.padEnd(width)}  ${String(items.length).padStart(5)}`);
-		for (const item of items) console.log(`  ${' '.repeat(width)}    - ${summarise(item, result)}`);
+		log(`  ${name.padEnd(width)}  ${String(items.length).padStart(5)}`);
+		for (const item of items) log(`  ${' '.repeat(width)}    - ${summarise(item, result)}`);
 	}
 }
 
-async function main(): Promise<void> {
-	const args = parseArgs(process.argv.slice(2));
+/** The demo: against the embedded simulator at `speed` (default ×120), or `args.baseUrl`. Resolves to the run's status. */
+export async function runDemo(args: DemoArgs, o: { speed?: number; out?: DemoOutput } = {}): Promise<RunResult['status']> {
+	const out = o.out ?? stdout;
+	const log = (line: string) => out.write(`${line}\n`);
+	const speed = o.speed ?? SPEED;
 	const started = Date.now();
 	let sim: Simulator | undefined;
 	let baseUrl = args.baseUrl;
 	let apiKey = args.apiKey;
 	if (!baseUrl) {
-		sim = await start({ seed: 42, clock: { speed: SPEED }, deckDurationMs: [10 * 60_000, 35 * 60_000] });
+		sim = await start({ seed: 42, clock: { speed }, deckDurationMs: [10 * 60_000, 35 * 60_000] });
 		baseUrl = sim.url;
 		apiKey = sim.keys.personal;
-		console.log(`Embedded simulator at ${sim.url} (clock ×${SPEED}: a 10-35 minute deck takes 5-17 s)`);
+		log(`Embedded simulator at ${sim.url} (clock ×${speed}: a 10-35 minute deck takes ${(600 / speed).toFixed(0)}-${(2100 / speed).toFixed(0)} s)`);
 	} else {
-		console.log(`Running against ${baseUrl}`);
+		log(`Running against ${baseUrl}`);
 	}
-	const interval = sim ? CONTRACT_INTERVAL_SECONDS / SPEED : CONTRACT_INTERVAL_SECONDS;
+	const interval = sim ? CONTRACT_INTERVAL_SECONDS / speed : CONTRACT_INTERVAL_SECONDS;
 	const workflow = loadShowcase(interval);
-	console.log(`Showcase: ${BRIEFS.length} briefs → Get Credits, Create, Wait (poll every ${interval.toFixed(3)} s)\n`);
+	log(`Showcase: ${BRIEFS.length} briefs → Get Credits, Create, Wait (${pollLine(sim ? speed : undefined)})\n`);
 
-	const stopWatching = sim ? watchProgress(sim) : () => {};
+	const stopWatching = sim ? watchProgress(sim, out) : () => {};
 	try {
 		const result = await runWorkflow(workflow, {
 			credentials: { deckGenApi: { apiKey, baseUrl } },
@@ -160,23 +185,27 @@ async function main(): Promise<void> {
 		});
 		stopWatching();
 		const credits = result.runCount('Get Credits') ? result.output('Get Credits')[0]?.json : undefined;
-		if (credits) console.log(`\nCredits before: ${String(credits.credits)} (${String(credits.wallet)} wallet)`);
-		if (result.status !== 'success') {
-			console.error(`\nThe workflow ended with status ${result.status}: ${result.error?.message ?? ''}`);
-			process.exitCode = 1;
-		}
-		printTable(result, workflow);
+		if (credits) log(`\nCredits before: ${String(credits.credits)} (${String(credits.wallet)} wallet)`);
+		if (result.status !== 'success') log(`\nThe workflow ended with status ${result.status}: ${result.error?.message ?? ''}`);
+		printTable(result, workflow, log);
 		if (sim) {
 			const charged = sim.ledger.charges.reduce((sum, c) => sum + c.credits, 0);
-			console.log(`\nCharged: ${sim.ledger.charges.length} decks, ${charged} credits. Done in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+			log(`\nCharged: ${sim.ledger.charges.length} decks, ${charged} credits. Done in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 		}
+		return result.status;
 	} finally {
 		stopWatching();
 		await sim?.close();
 	}
 }
 
-main().catch((error: Error) => {
-	console.error(error.message);
-	process.exit(1);
-});
+if (require.main === module) {
+	runDemo(parseArgs(process.argv.slice(2)))
+		.then((status) => {
+			if (status !== 'success') process.exitCode = 1;
+		})
+		.catch((error: Error) => {
+			console.error(error.message);
+			process.exit(1);
+		});
+}

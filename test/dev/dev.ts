@@ -1,32 +1,43 @@
 /**
  * Body of `npm run dev` (the caller builds the package first): a real n8n in the browser with our
- * built package installed the way a user's n8n installs it, wired to the reference simulator.
+ * built package installed the way a user's n8n installs it, wired to the reference simulator, every
+ * example workflow imported and runnable as it is.
  *
- *   npx ts-node --transpile-only test/dev/dev.ts [--port 5678] [--sim-port 4010] [--speed 60] [--seed 1]
- *                                                  [--flavor v2|v1] [--user-folder DIR] [--examples DIR] [--verbose]
+ *   npm run dev [-- --port 5678 --sim-port 4010 --speed 60 --seed 1 --flavor v2|v1 --user-folder DIR
+ *                   --examples DIR --wait-cap 20 --as-shipped --verbose]
+ *   (`npm run dev --port 5679` works too: npm keeps that flag for itself, so its value is read back here)
  *
  * 1. ensures the pinned n8n is installed (cached in ~/.cache/n8n-nodes-deckgen, see test/e2e/n8n-install.ts)
- * 2. starts the simulator (test/simulator) on 127.0.0.1
+ * 2. starts the simulator (test/simulator) and a stand-in for Slack and email (test/e2e/fixtures/sink.ts)
+ *    on 127.0.0.1
  * 3. starts n8n on 127.0.0.1 with this repository's built package (package.json + dist/) installed as a
  *    community package, owner account set up
  * 4. creates a `deckGenApi` credential { apiKey: personal demo key, baseUrl: simulator }
- * 5. imports every test/workflows/examples/*.json (or --examples DIR), pointing their deckGenApi credential at it
- * 6. prints the editor URL, the login and the demo keys, and stays up until Ctrl-C
+ * 5. imports every test/workflows/examples/*.json (or --examples DIR) runnable, the way the e2e runs them
+ *    (test/e2e/fixtures/examples.ts): the Deck Generator credential bound to the simulator, Slack and Send
+ *    Email nodes swapped for HTTP Request nodes posting to the stand-in (which prints what would have been
+ *    sent), Slack's send-and-wait approving at once, a sample PDF URL served by the stand-in, n8n Wait nodes
+ *    cut to --wait-cap seconds; workflows that start from a Webhook are published. --as-shipped imports
+ *    the files unchanged instead (real Slack/email nodes, their credentials to pick).
+ * 6. prints the editor URL, the login, how to run each example and the demo keys, and stays up until Ctrl-C
  *
  * By default n8n's user folder is a fresh temp folder removed on exit; --user-folder keeps one
  * between runs (workflows already there by name are not imported again).
  */
+import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { prepareExample } from '../e2e/fixtures/examples';
+import { startSink, type Sink, type SinkRecord } from '../e2e/fixtures/sink';
 import { ensureN8n, Flavor } from '../e2e/n8n-install';
 import { N8nInstance, startN8n, WorkflowJson } from '../e2e/n8n-instance';
-import { DEMO_KEY_DESCRIPTIONS, start } from '../simulator';
+import { DEMO_KEY_DESCRIPTIONS, start, type Simulator } from '../simulator';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DEFAULT_EXAMPLES = path.join(REPO, 'test', 'workflows', 'examples');
 const CREDENTIAL_TYPE = 'deckGenApi';
 
-interface DevArgs {
+export interface DevArgs {
 	port: number;
 	simPort: number;
 	speed: number;
@@ -35,10 +46,45 @@ interface DevArgs {
 	userFolder?: string;
 	examples: string;
 	verbose: boolean;
+	/** import the examples unchanged (real Slack and email nodes) instead of runnable with the stand-ins */
+	asShipped: boolean;
+	/** the longest an n8n Wait node of an example waits here, seconds (the at-scale loop's 5 minutes) */
+	waitCapSeconds: number;
+	/** the Deck Generator Wait node's Poll Interval here, seconds (honoured on the loopback simulator) */
+	pollSeconds: number;
 }
 
-function parseArgs(argv: string[]): DevArgs {
-	const a: DevArgs = { port: 5678, simPort: 4010, speed: 60, seed: 1, flavor: 'v2', examples: DEFAULT_EXAMPLES, verbose: false };
+export const DEFAULT_ARGS: DevArgs = {
+	port: 5678,
+	simPort: 4010,
+	speed: 60,
+	seed: 1,
+	flavor: 'v2',
+	examples: DEFAULT_EXAMPLES,
+	verbose: false,
+	asShipped: false,
+	waitCapSeconds: 20,
+	pollSeconds: 1,
+};
+
+const USAGE =
+	'usage: npm run dev [-- --port 5678 --sim-port 4010 --speed 60 --seed 1 --flavor v2|v1 --user-folder DIR --examples DIR --wait-cap 20 --as-shipped --verbose]';
+
+function portNumber(flag: string, v: string): number {
+	const n = Number(v);
+	if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`${flag} must be a port number (1-65535), not "${v}"`);
+	return n;
+}
+
+/**
+ * The command line, and `env` for npm's own reading of `npm run dev --port 5679`: npm takes `--port` as one of
+ * its settings (npm_config_port, "true" when the value came as the next word, which then reaches us as a lone
+ * argument; the value itself with `--port=5679`).
+ */
+export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): DevArgs {
+	const a: DevArgs = { ...DEFAULT_ARGS };
+	const npmPort = env.npm_config_port;
+	let portGiven = false;
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split('=', 2);
 		const value = () => {
@@ -46,20 +92,29 @@ function parseArgs(argv: string[]): DevArgs {
 			if (v === undefined) throw new Error(`${flag} needs a value`);
 			return v;
 		};
-		if (flag === '--port') a.port = Number(value());
-		else if (flag === '--sim-port') a.simPort = Number(value());
+		if (flag === '--port') {
+			a.port = portNumber('--port', value());
+			portGiven = true;
+		} else if (flag === '--sim-port') a.simPort = portNumber('--sim-port', value());
 		else if (flag === '--speed') a.speed = Number(value());
 		else if (flag === '--seed') a.seed = Number(value());
 		else if (flag === '--flavor') a.flavor = value() as Flavor;
 		else if (flag === '--user-folder') a.userFolder = path.resolve(value());
 		else if (flag === '--examples') a.examples = path.resolve(value());
+		else if (flag === '--wait-cap') a.waitCapSeconds = Number(value());
+		else if (flag === '--as-shipped') a.asShipped = true;
 		else if (flag === '--verbose' || flag === '-v') a.verbose = true;
 		else if (flag === '--help' || flag === '-h') {
-			console.log('usage: npm run dev [-- --port 5678 --sim-port 4010 --speed 60 --seed 1 --flavor v2|v1 --user-folder DIR --examples DIR --verbose]');
+			console.log(USAGE);
 			process.exit(0);
+		} else if (npmPort === 'true' && !portGiven && /^\d+$/.test(argv[i])) {
+			a.port = portNumber('--port', argv[i]);
+			portGiven = true;
 		} else throw new Error(`unknown argument ${argv[i]} (try --help)`);
 	}
+	if (!portGiven && npmPort && npmPort !== 'true') a.port = portNumber('--port', npmPort);
 	if (a.flavor !== 'v2' && a.flavor !== 'v1') throw new Error(`--flavor must be v2 or v1, not ${a.flavor}`);
+	if (!(a.waitCapSeconds > 0)) throw new Error(`--wait-cap must be a number of seconds above 0, not ${a.waitCapSeconds}`);
 	return a;
 }
 
@@ -71,22 +126,113 @@ export function bindCredential(wf: WorkflowJson, cred: { id: string; name: strin
 	};
 }
 
-async function importExamples(n8n: N8nInstance, dir: string, cred: { id: string; name: string }): Promise<Array<{ name: string; id: string; existed: boolean }>> {
-	if (!fs.existsSync(dir)) return [];
+const UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
+
+/**
+ * What an example needs besides the stand-ins to run here, per node: a PDF fetched from a sample URL is
+ * fetched from the stand-in instead (same file name), and an n8n Wait node waits at most `waitCapSeconds`.
+ */
+export function devPatch(wf: WorkflowJson, sinkUrl: string, waitCapSeconds: number): Record<string, Record<string, unknown>> {
+	const patch: Record<string, Record<string, unknown>> = {};
+	for (const node of wf.nodes) {
+		const p = node.parameters ?? {};
+		if (node.type === 'n8n-nodes-base.httpRequest' && typeof p.url === 'string' && !p.url.startsWith('=') && /\.pdf$/i.test(new URL(p.url).pathname)) {
+			patch[node.name] = { url: `${sinkUrl}/files/${path.posix.basename(new URL(p.url).pathname)}` };
+		}
+		if (node.type === 'n8n-nodes-base.wait' && p.resume === 'timeInterval') {
+			const seconds = Number(p.amount ?? 1) * (UNIT_SECONDS[String(p.unit ?? 'hours')] ?? 3600);
+			if (seconds > waitCapSeconds) patch[node.name] = { amount: waitCapSeconds, unit: 'seconds' };
+		}
+	}
+	return patch;
+}
+
+/** One line for what an example sent to the stand-in, as Slack or the mailbox would have received it. */
+export function describeRecord(r: SinkRecord): string {
+	const b = (r.body ?? {}) as Record<string, any>;
+	const files = ((b.attachments ?? []) as Array<{ filename?: string; data: Buffer }>)
+		.map((a) => ` + ${a.filename ?? 'file'} (${Math.max(1, Math.round(a.data.length / 1024))} KB)`)
+		.join('');
+	const oneLine = (v: unknown) => String(v ?? '').replace(/\s*\n\s*/g, ' / ').slice(0, 160);
+	if (r.kind === 'file') return `[stand-in] served the sample file ${r.name}`;
+	if (r.kind === 'approval') return `[stand-in] ${r.name}: Slack ${b.channel} asked "${oneLine(b.text)}" -> answered Approve`;
+	if (b.to !== undefined) return `[stand-in] ${r.name}: email to ${b.to}, "${oneLine(b.subject)}"${files}`;
+	if (b.initialComment !== undefined) return `[stand-in] ${r.name}: Slack ${b.channel} file upload "${oneLine(b.initialComment)}"${files}`;
+	return `[stand-in] ${r.name}: Slack ${b.channel}: ${oneLine(b.text)}`;
+}
+
+export interface DevWorkflow {
+	file: string;
+	name: string;
+	id: string;
+	/** already in the user folder by name (not imported again) */
+	existed: boolean;
+	/** published (webhook examples, runnable imports only) */
+	active: boolean;
+	/** the paths its Webhook nodes listen on */
+	webhookPaths: string[];
+	/** the paths its MCP Server Triggers listen on (`/mcp/<path>`, Bearer Auth with the session's `mcpToken`) */
+	mcpPaths: string[];
+}
+
+export interface DevSession {
+	args: DevArgs;
+	n8n: N8nInstance;
+	sim: Simulator;
+	sink: Sink;
+	credential: { id: string; name: string };
+	workflows: DevWorkflow[];
+	/** the token of the Bearer Auth credential bound to the MCP Server Triggers */
+	mcpToken: string;
+	stop(): Promise<void>;
+}
+
+const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
+/** Points every Bearer Auth credential reference (an MCP Server Trigger's) at the one dev created. */
+function bindBearer(wf: WorkflowJson, bearer: { id: string; name: string }): WorkflowJson {
+	return {
+		...wf,
+		nodes: wf.nodes.map((n) => (n.credentials?.httpBearerAuth ? { ...n, credentials: { ...n.credentials, httpBearerAuth: { id: bearer.id, name: bearer.name } } } : n)),
+	};
+}
+
+async function importExamples(
+	n8n: N8nInstance,
+	args: DevArgs,
+	sink: Sink,
+	cred: { id: string; name: string },
+	bearer: { id: string; name: string },
+): Promise<DevWorkflow[]> {
+	if (!fs.existsSync(args.examples)) return [];
 	const existing = new Map<string, string>();
 	const list = await n8n.rest.get<Array<{ id: string; name: string }> | { data: Array<{ id: string; name: string }> }>('/rest/workflows');
 	for (const w of Array.isArray(list) ? list : list.data ?? []) existing.set(w.name, w.id);
-	const out: Array<{ name: string; id: string; existed: boolean }> = [];
-	for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-		const wf = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as WorkflowJson;
+	const out: DevWorkflow[] = [];
+	for (const file of fs.readdirSync(args.examples).filter((f) => f.endsWith('.json')).sort()) {
+		const wf = JSON.parse(fs.readFileSync(path.join(args.examples, file), 'utf8')) as WorkflowJson;
 		wf.name ||= path.basename(file, '.json');
+		const webhookPaths = wf.nodes.filter((n) => n.type === 'n8n-nodes-base.webhook').map((n) => String(n.parameters?.path ?? ''));
+		const mcpPaths = wf.nodes.filter((n) => n.type === MCP_TRIGGER).map((n) => String(n.parameters?.path ?? ''));
 		const known = existing.get(wf.name);
 		if (known) {
-			out.push({ name: wf.name, id: known, existed: true });
+			out.push({ file, name: wf.name, id: known, existed: true, active: false, webhookPaths, mcpPaths });
 			continue;
 		}
 		try {
-			out.push({ name: wf.name, id: await n8n.importWorkflow(bindCredential(wf, cred)), existed: false });
+			const runnable = args.asShipped
+				? bindCredential(wf, cred)
+				: prepareExample(bindBearer(wf, bearer), {
+						credential: cred,
+						sinkUrl: sink.url,
+						sinkPrefix: path.basename(file, '.json'),
+						pollIntervalSeconds: args.pollSeconds,
+						patch: devPatch(wf, sink.url, args.waitCapSeconds),
+					});
+			const id = await n8n.importWorkflow(runnable);
+			const active = !args.asShipped && webhookPaths.length + mcpPaths.length > 0;
+			if (active) await n8n.activate(id);
+			out.push({ file, name: wf.name, id, existed: false, active, webhookPaths, mcpPaths });
 		} catch (e) {
 			console.error(`  ! could not import ${file}: ${(e as Error).message}`);
 		}
@@ -94,45 +240,85 @@ async function importExamples(n8n: N8nInstance, dir: string, cred: { id: string;
 	return out;
 }
 
-async function main(): Promise<void> {
-	const args = parseArgs(process.argv.slice(2));
+/**
+ * Everything `npm run dev` starts, up and ready: the simulator, the stand-in, n8n with the package, the
+ * credential and the examples. The e2e (test/e2e/dev.e2e.ts) runs every example in exactly this set-up.
+ */
+export async function startDev(args: DevArgs, log: (line: string) => void = console.log): Promise<DevSession> {
 	const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
 	const missing = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])].filter((f: string) => !fs.existsSync(path.join(REPO, f)));
 	if (missing.length) throw new Error(`the package is not built (missing ${missing.join(', ')}): run npm run build first`);
 
-	const t0 = Date.now();
-	console.log(`[dev] n8n ${args.flavor}: checking the install ...`);
+	log(`[dev] n8n ${args.flavor}: checking the install ...`);
 	await ensureN8n(args.flavor);
 
 	const sim = await start({ port: args.simPort, seed: args.seed, clock: { speed: args.speed } });
-	console.log(`[dev] simulator on ${sim.url} (seed ${args.seed}, clock x${args.speed})`);
-
+	log(`[dev] simulator on ${sim.url} (seed ${args.seed}, clock x${args.speed})`);
+	const sink = await startSink({ onRecord: (r) => log(describeRecord(r)) });
 	let n8n: N8nInstance | undefined;
+	try {
+		log(`[dev] starting n8n on http://127.0.0.1:${args.port} with ${pkg.name}@${pkg.version} ...`);
+		n8n = await startN8n({ flavor: args.flavor, port: args.port, packageDir: REPO, userFolder: args.userFolder, echo: args.verbose });
+		const credential = await n8n.upsertCredential({ name: 'Deck Generator (simulator)', type: CREDENTIAL_TYPE, data: { apiKey: sim.keys.personal, baseUrl: sim.url } });
+		// the MCP example's trigger asks for a Bearer Auth credential: one with a token of this session
+		const mcpToken = `dev-${randomBytes(12).toString('hex')}`;
+		const bearer = await n8n.upsertCredential({ name: 'MCP clients (dev bearer token)', type: 'httpBearerAuth', data: { token: mcpToken } });
+		const workflows = await importExamples(n8n, args, sink, credential, bearer);
+		const running = n8n;
+		return {
+			args,
+			n8n: running,
+			sim,
+			sink,
+			credential,
+			workflows,
+			mcpToken,
+			stop: async () => {
+				await Promise.allSettled([running.stop(), sim.close(), sink.close()]);
+			},
+		};
+	} catch (e) {
+		await Promise.allSettled([n8n?.stop(), sim.close(), sink.close()]);
+		throw e;
+	}
+}
+
+/** How to run one example in the dev set-up. */
+function howToRun(n8n: N8nInstance, w: DevWorkflow, asShipped: boolean, mcpToken: string): string {
+	if (asShipped) return 'as shipped: pick Slack/SMTP credentials to run it';
+	if (w.active && w.mcpPaths.length) {
+		return w.mcpPaths.map((p) => `MCP client (Streamable HTTP): ${n8n.baseUrl}/mcp/${p}  with header Authorization: Bearer ${mcpToken}`).join('\n          ');
+	}
+	if (w.active && w.webhookPaths.length) {
+		const brief = { title: 'Launch plan', coreMessage: 'Why the new plan wins', audience: 'Sales team', slideCount: 8, requesterEmail: 'you@example.com' };
+		return w.webhookPaths
+			.map((p) => `curl -X POST ${n8n.baseUrl}/webhook/${p} -H 'content-type: application/json' -H 'x-delivery-id: try-1' -d '${JSON.stringify(brief)}'`)
+			.join('\n          ');
+	}
+	return 'open it and click Execute workflow';
+}
+
+async function main(): Promise<void> {
+	const args = parseArgs(process.argv.slice(2));
+	const t0 = Date.now();
+	let session: DevSession | undefined;
 	let shuttingDown = false;
 	const shutdown = async (code: number) => {
 		if (shuttingDown) return;
 		shuttingDown = true;
-		console.log('\n[dev] stopping n8n and the simulator ...');
-		await Promise.allSettled([n8n?.stop(), sim.close()]);
+		console.log('\n[dev] stopping n8n, the simulator and the stand-in ...');
+		await session?.stop();
 		process.exit(code);
 	};
 	process.on('SIGINT', () => void shutdown(0));
 	process.on('SIGTERM', () => void shutdown(0));
 
 	try {
-		console.log(`[dev] starting n8n on http://127.0.0.1:${args.port} with ${pkg.name}@${pkg.version} ...`);
-		n8n = await startN8n({
-			flavor: args.flavor,
-			port: args.port,
-			packageDir: REPO,
-			userFolder: args.userFolder,
-			echo: args.verbose,
-		});
+		session = await startDev(args);
+		const { n8n, sim, sink, credential, workflows } = session;
+		const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
 		const types = (await n8n.nodeTypes()).map((t) => t.name).filter((n) => n.startsWith(`${pkg.name}.`));
 		if (types.length === 0) console.warn(`[dev] ! n8n lists no ${pkg.name}.* node types: see ${path.join(n8n.userFolder, 'n8n.log')}`);
-
-		const cred = await n8n.upsertCredential({ name: 'Deck Generator (simulator)', type: CREDENTIAL_TYPE, data: { apiKey: sim.keys.personal, baseUrl: sim.url } });
-		const imported = await importExamples(n8n, args.examples, cred);
 
 		const line = '-'.repeat(72);
 		console.log(`\n${line}`);
@@ -141,9 +327,17 @@ async function main(): Promise<void> {
 		console.log(`  Login:     ${n8n.owner.email}`);
 		console.log(`  Password:  ${n8n.owner.password}`);
 		console.log(`  Nodes:     ${types.join(', ') || '(none loaded!)'}`);
-		console.log(`  Credential "${cred.name}" (${CREDENTIAL_TYPE}) -> ${sim.url} with the personal key`);
-		console.log(`  Workflows: ${imported.length === 0 ? `none (no ${path.relative(REPO, args.examples)}/*.json)` : ''}`);
-		for (const w of imported) console.log(`    ${n8n.baseUrl}/workflow/${w.id}  ${w.name}${w.existed ? ' (already there)' : ''}`);
+		console.log(`  Credential "${credential.name}" (${CREDENTIAL_TYPE}) -> ${sim.url} with the personal key`);
+		console.log(`  Workflows: ${workflows.length === 0 ? `none (no ${path.relative(REPO, args.examples)}/*.json)` : ''}`);
+		for (const w of workflows) {
+			console.log(`    ${n8n.baseUrl}/workflow/${w.id}  ${w.name}${w.existed ? ' (already there)' : ''}`);
+			if (!w.existed) console.log(`        run: ${howToRun(n8n, w, args.asShipped, session.mcpToken)}`);
+		}
+		if (!args.asShipped) {
+			console.log(`\n  Stand-in:  ${sink.url}  Slack and email nodes post here instead (HTTP Request nodes of the same name);`);
+			console.log('             each message is printed below as [stand-in] lines. Slack approvals answer Approve at once.');
+			console.log(`             n8n Wait nodes wait at most ${args.waitCapSeconds} s here (--wait-cap).`);
+		}
 		console.log(`\n  Simulator: ${sim.url}  (clock x${args.speed}: a 10-35 min deck takes ${(600 / args.speed).toFixed(0)}-${(2100 / args.speed).toFixed(0)} s)`);
 		console.log('  Demo keys (paste one into the credential to see its outcome):');
 		const keys = sim.keys as unknown as Record<string, string>;

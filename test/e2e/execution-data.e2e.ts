@@ -16,10 +16,10 @@ import { randomUUID } from 'crypto';
 import { start, type Simulator } from '../simulator';
 import { ensureBuilt, REPO } from './fixtures/build';
 import { CREDENTIAL_TYPE, PACKAGE } from './fixtures/examples';
-import { ensureN8n, type Flavor } from './n8n-install';
+import { ensureN8n, type Flavor, e2eFlavors } from './n8n-install';
 import { closeHttpClients, startN8n, type N8nInstance, type WorkflowJson } from './n8n-instance';
 
-const flavors: Flavor[] = (process.env.DECKGEN_E2E_FLAVORS ?? 'v2,v1').split(',').map((s) => s.trim() as Flavor);
+const flavors: Flavor[] = e2eFlavors();
 
 const SPEED = 20;
 const POLL_SIM_MS = 5_000;

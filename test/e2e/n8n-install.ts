@@ -29,6 +29,16 @@ import * as path from 'path';
 
 export type Flavor = 'v2' | 'v1';
 
+/**
+ * The flavors an e2e file runs: DECKGEN_E2E_FLAVORS (e.g. `v2` or `v2,v1`) when set, else the
+ * file's own default. Files whose subject does not differ between n8n versions default to v2 only,
+ * which keeps CI within its time budget; set DECKGEN_E2E_FLAVORS=v2,v1 to run them on 1.123 too.
+ */
+export function e2eFlavors(fallback: Flavor[] = ['v2', 'v1']): Flavor[] {
+	const chosen = process.env.DECKGEN_E2E_FLAVORS;
+	return chosen ? chosen.split(',').map((s) => s.trim() as Flavor) : fallback;
+}
+
 export interface FlavorSpec {
 	n8n: string;
 	/** exact version of the npm `node` package, or undefined to run on the current Node.js */

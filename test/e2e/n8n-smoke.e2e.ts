@@ -9,11 +9,11 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ensureN8n, Flavor } from './n8n-install';
+import { ensureN8n, Flavor, e2eFlavors } from './n8n-install';
 import { closeHttpClients, n8nFetch, N8nInstance, startN8n } from './n8n-instance';
 import { echoWorkflow, failingWorkflow, makeSmokePackage, SMOKE_CREDENTIAL, SMOKE_NODE, SMOKE_PACKAGE, webhookWorkflow } from './fixtures/smoke-package';
 
-const flavors: Flavor[] = (process.env.DECKGEN_E2E_FLAVORS ?? 'v2,v1').split(',').map((s) => s.trim() as Flavor);
+const flavors: Flavor[] = e2eFlavors();
 const report: Record<string, unknown> = {};
 let packageDir: string;
 let scratch: string;

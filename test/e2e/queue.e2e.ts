@@ -24,6 +24,7 @@
  * Run: npm run test:e2e (with the other e2e files), or
  *   npx jest --roots test/e2e --testMatch '**\/queue.e2e.ts' --testPathIgnorePatterns /node_modules/ --testTimeout 600000
  */
+import { e2eFlavors } from './n8n-install';
 import { start, type Simulator } from '../simulator';
 import { ensureBuilt, REPO } from './fixtures/build';
 import { startSink, type Sink } from './fixtures/sink';
@@ -43,6 +44,7 @@ import {
 	WAIT_OFFLOAD_THRESHOLD_SECONDS,
 	waitForFinished,
 } from './fixtures/at-scale';
+import * as userBuilt from './fixtures/user-workflow';
 import { closeHttpClients, ExecutionDetail } from './n8n-instance';
 import { ensureQueueServices, startQueueStack, type QueueStack, type Worker } from './queue-stack';
 
@@ -70,7 +72,7 @@ const logProblems = (stack: QueueStack) =>
 const report: Json = {};
 
 // queue mode runs on the pinned 2.x flavor only: skipped when DECKGEN_E2E_FLAVORS leaves v2 out
-const flavors = (process.env.DECKGEN_E2E_FLAVORS ?? 'v2,v1').split(',').map((f) => f.trim());
+const flavors = e2eFlavors();
 const describeQueue = flavors.includes('v2') ? describe : describe.skip;
 
 describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at-scale example', () => {
@@ -323,4 +325,98 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 		}
 		expect(stack.main.logs.includes(apiKey)).toBe(false);
 	});
+	// Issue 15: the workflow as a user builds it (Webhook -> Split Out -> Create, no Idempotency Key
+	// option -> Wait Until Done -> No Operation): a worker killed after Create answered, while the Wait
+	// node polls in it (Wait Until Done keeps the job in the worker). What n8n 2.41.1 does: as for a
+	// worker killed during Create (above), it fails the stalled job and replaces the execution's data by
+	// the error, so the decks Create bought are named in no saved execution (only in the dead worker's
+	// log, where each purchase is logged) and Retry runs nothing. What completes them: the same request
+	// delivered again. Its Create items have the same trigger data, brief and position, so the default
+	// key is the same and the service replays the purchases: one charge per deck.
+	it('issue 15: a worker killed while Wait Until Done polls (Create answered): n8n ends the execution; Retry buys nothing; the same request again replays the decks, one charge per deck', async () => {
+		const t = Date.now();
+		const credential = await stack.main.upsertCredential({ name: 'Deck Generator (simulator)', type: 'deckGenApi', data: { apiKey, baseUrl: sim.url } });
+		const workflowId = await stack.main.importWorkflow(
+			userBuilt.userBuiltWorkflow({ name: 'Issue 15 user-built (queue e2e)', path: 'issue15-queue', credential, nodeTypePrefix: stack.main.nodeTypePrefix, idPrefix: 'f15queue' }),
+		);
+		await stack.main.activate(workflowId);
+		const live = stack.workers.filter((w) => !w.process.exited());
+		expect(live.length).toBeGreaterThan(0);
+		const request = { path: 'issue15-queue', body: { briefs: userBuilt.briefs('queue kill') } };
+		const charges0 = sim.ledger.charges.length;
+		expect((await stack.main.runWebhook(request)).status).toBe(200);
+
+		// Create answered (three decks charged) and the Wait node polls them, in one worker
+		let executionId = '';
+		let bought: string[] = [];
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			const [latest] = await stack.main.listExecutions({ workflowId, limit: 1 });
+			bought = sim.ledger.charges.slice(charges0).map((c) => c.taskId);
+			if (latest && bought.length === 3 && userBuilt.statusReads(sim, bought).every((n) => n >= 1)) {
+				executionId = String(latest.id);
+				break;
+			}
+			if (Date.now() > deadline) throw new Error(`the Wait node did not poll the decks: ${bought.length} charged\n${logProblems(stack)}`);
+			await sleep(200);
+		}
+		const victim = live.find((w) => w.startedExecutions().includes(executionId));
+		if (!victim) throw new Error(`no live worker started execution ${executionId}`);
+		expect(bought.map((taskId) => sim.control.deck(taskId)?.phase)).not.toContain('succeeded');
+		await victim.kill();
+		// a worker for the redelivery, started while n8n notices the dead one
+		const replacement = stack.workers.some((w) => w !== victim && !w.process.exited()) ? undefined : stack.addWorker();
+
+		// n8n fails the stalled job and saves the error in place of the execution's data
+		const ENDED_BY_N8N = /failed to be processed too many times/;
+		let ended!: ExecutionDetail;
+		const endDeadline = Date.now() + 150_000;
+		for (;;) {
+			ended = await stack.main.getExecution(executionId);
+			if (ENDED_BY_N8N.test(ended.data?.resultData?.error?.message ?? '')) break;
+			if (Date.now() > endDeadline) throw new Error(`n8n did not end the dead worker's execution: ${ended.status}\n${logProblems(stack)}`);
+			await sleep(1000);
+		}
+		const endedAs = { status: ended.status, ranNodes: Object.keys(ended.data?.resultData?.runData ?? {}) };
+		// the decks are named in the dead worker's log (each purchase is logged when made), nowhere in the execution
+		const namedInWorkerLog = bought.filter((taskId) => victim.logs().includes(`purchase made, taskId ${taskId}`));
+
+		// Retry from the executions list: nothing saved to run from, nothing bought
+		const createsBefore = sim.ledger.requests.filter((q) => q.method === 'POST' && q.path === '/v1/decks').length;
+		const raw = await stack.main.rest.post(`/rest/executions/${executionId}/retry`, { loadWorkflow: false });
+		const retried = await stack.main.waitForExecution(String(raw.id), { timeoutMs: 120_000 });
+		const createsByRetry = sim.ledger.requests.filter((q) => q.method === 'POST' && q.path === '/v1/decks').length - createsBefore;
+
+		// the same request again (a sender retrying a delivery that did not complete), the decks done meanwhile
+		await replacement;
+		sim.control.advance(40 * 60_000);
+		const watermark = Number(executionId);
+		expect((await stack.main.runWebhook(request)).status).toBe(200);
+		let again!: ExecutionDetail;
+		const againDeadline = Date.now() + 120_000;
+		for (;;) {
+			const fresh = (await stack.main.listExecutions({ workflowId, limit: 10 })).filter((e) => Number(e.id) > watermark && String(e.id) !== String(raw.id));
+			if (fresh[0]) {
+				again = await stack.main.waitForExecution(String(fresh[0].id), { timeoutMs: 120_000 });
+				break;
+			}
+			if (Date.now() > againDeadline) throw new Error(`the redelivered request started no execution\n${logProblems(stack)}`);
+			await sleep(250);
+		}
+		const charged = sim.ledger.charges.slice(charges0).map((c) => c.taskId);
+		const completed = userBuilt.completedTaskIds(again);
+		report.issue15Kill = { endedAs, namedInWorkerLog: namedInWorkerLog.length, retry: { status: retried.status, createsByRetry }, redelivered: again.status, charges: charged.length, completed: completed.length, seconds: (Date.now() - t) / 1000 };
+		console.log(
+			`E2E restart v2: queue mode, worker SIGKILLed while Wait Until Done polls: charges ${charged.length} for 3 decks, retry completed ${retried.status} (${createsByRetry} Create requests; n8n ended the execution ${endedAs.status} with no run data), the same request again completed ${again.status} with ${completed.filter((id) => bought.includes(id)).length} of the decks bought before the kill on Completed`,
+		);
+
+		expect(endedAs).toEqual({ status: expect.stringMatching(/^(crashed|error)$/), ranNodes: [] });
+		expect({ status: retried.status, createsByRetry }).toEqual({ status: 'error', createsByRetry: 0 });
+		expect(namedInWorkerLog).toEqual(bought);
+		expect(again.status).toBe('success');
+		expect([...charged].sort()).toEqual([...bought].sort());
+		expect([...completed].sort()).toEqual([...bought].sort());
+		expect(userBuilt.itemsOut(again, userBuilt.CREATE_NODE).map((j) => j.replayed)).toEqual([true, true, true]);
+		for (const w of stack.workers) expect(w.logs().includes(apiKey)).toBe(false);
+	}, TEST_TIMEOUT_MS);
 });

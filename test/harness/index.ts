@@ -39,6 +39,7 @@ import {
 } from 'n8n-workflow';
 import type PCancelable from 'p-cancelable';
 
+import { type CrashEvents, recoverCrashedExecution } from './crash';
 import { HarnessCredentialsHelper } from './credentials-helper';
 import { type BinaryDataMode, ensureEnvironment } from './environment';
 import { type HarnessNodeTypes, buildRegistry } from './registry';
@@ -90,6 +91,15 @@ export interface RunOptions {
 	previousRun?: SavedExecution;
 	/** Aborting it stops the execution as n8n's "Stop execution" does (WorkflowExecute.cancel). */
 	signal?: AbortSignal;
+	/**
+	 * n8n dies during the execution (SIGKILL, out of memory) and starts again (see crash.ts): when
+	 * the node `atNodeStart` starts, or when `signal` aborts. The run stops taking new work at once
+	 * (requests already sent have reached the service), and the result is the execution as n8n's
+	 * crash recovery leaves it with the default settings: status 'crashed', the data it began with
+	 * (no outputs, no node context, no error of the run) plus recovery's runs (an artificial item for
+	 * every node that finished, a crashed run for the one that did not). Retry it with `previousRun`.
+	 */
+	crash?: { atNodeStart?: string; signal?: AbortSignal };
 	/** Execution mode of a new execution (default 'manual'). 'retry' requires previousRun. */
 	mode?: HarnessMode;
 	/** Name of the node to start from (default: the workflow's trigger). */
@@ -360,6 +370,27 @@ export async function runWorkflow(workflowJson: WorkflowJson, opts: RunOptions =
 		nodeExecutionOrder.push(nodeName);
 	});
 
+	// A crash (opts.crash): what n8n wrote when the execution began, and its event log up to the crash.
+	const savedAtStart = opts.crash ? serialise(runExecutionData) : undefined;
+	const crashEvents: CrashEvents = { started: new Map(), finished: new Map() };
+	let crashed = false;
+	let running: PCancelable<IRun> | undefined;
+	const crash = () => {
+		if (crashed) return;
+		crashed = true;
+		running?.cancel();
+	};
+	if (opts.crash) {
+		hooks.addHandler('nodeExecuteBefore', (nodeName) => {
+			if (crashed) return;
+			crashEvents.started.set(nodeName, Date.now());
+			if (opts.crash?.atNodeStart === nodeName) crash();
+		});
+		hooks.addHandler('nodeExecuteAfter', (nodeName) => {
+			if (!crashed) crashEvents.finished.set(nodeName, Date.now());
+		});
+	}
+
 	// Execution timeout (settings.executionTimeout, seconds), as WorkflowRunner.runMainProcess.
 	const workflowTimeout = settings.executionTimeout ?? -1;
 	const executionTimeoutTimestamp = workflowTimeout > 0 ? Date.now() + workflowTimeout * 1000 : undefined;
@@ -384,6 +415,7 @@ export async function runWorkflow(workflowJson: WorkflowJson, opts: RunOptions =
 		try {
 			const workflowExecute = new WorkflowExecute(additionalData, mode as IRun['mode'], runExecutionData);
 			execution = workflowExecute.processRunExecutionData(workflow);
+			running = execution;
 		} catch (error) {
 			// e.g. WorkflowHasIssuesError: n8n records a failed execution (WorkflowRunner.failExecution).
 			const e = error as Error;
@@ -414,6 +446,10 @@ export async function runWorkflow(workflowJson: WorkflowJson, opts: RunOptions =
 		let timeout: NodeJS.Timeout | undefined;
 		if (opts.signal?.aborted) onAbort();
 		else opts.signal?.addEventListener('abort', onAbort, { once: true });
+		if (opts.crash?.signal?.aborted || crashed) {
+			crashed = false;
+			crash();
+		} else opts.crash?.signal?.addEventListener('abort', crash, { once: true });
 		if (executionTimeoutTimestamp !== undefined) {
 			timeout = setTimeout(
 				() => cancel(new TimeoutExecutionCancelledError(executionId)),
@@ -424,12 +460,19 @@ export async function runWorkflow(workflowJson: WorkflowJson, opts: RunOptions =
 			return await execution;
 		} finally {
 			opts.signal?.removeEventListener('abort', onAbort);
+			opts.crash?.signal?.removeEventListener('abort', crash);
 			if (timeout) clearTimeout(timeout);
 		}
 	});
 
-	const status: ExecutionStatus = canceled ? 'canceled' : fullRun.status;
-	const finished = !canceled && fullRun.finished === true;
+	if (crashed) {
+		// Everything the run did is gone; the restarted n8n holds only what crash recovery saved.
+		const recovered = recoverCrashedExecution(savedAtStart!, workflowData.nodes, crashEvents);
+		fullRun = { ...fullRun, data: recovered, status: 'crashed', finished: false };
+	}
+
+	const status: ExecutionStatus = crashed ? 'crashed' : canceled ? 'canceled' : fullRun.status;
+	const finished = !crashed && !canceled && fullRun.finished === true;
 	const runData = fullRun.data.resultData.runData;
 	const savedData = serialise(fullRun.data);
 

@@ -57,5 +57,8 @@ export function createControl(state: SimState): SimulatorControl {
 		setDeckFileBytes: (bytes) => {
 			state.deckFileBytes = bytes;
 		},
+		setEchoKey: (on) => {
+			state.echoKey = on;
+		},
 	};
 }

@@ -24,6 +24,8 @@ export interface Deck {
 	/** Revisions accepted so far (the first ones are included in the price). */
 	revisions: number;
 	languages: string[];
+	/** The `material_ids` the deck was created with. */
+	materialIds: string[];
 	video: boolean;
 	job: Job;
 	/** A status word returned verbatim instead of the derived one (control.setDeckStatusOverride). */
@@ -79,6 +81,7 @@ export class DeckStore {
 		maxVersions: number,
 		languages: string[],
 		override: { durationMs?: number; outcome?: 'succeeded' | 'failed'; status?: string } = {},
+		materialIds: string[] = [],
 	): Deck {
 		const drawn = this.draw();
 		const deck: Deck = {
@@ -90,6 +93,7 @@ export class DeckStore {
 			maxVersions,
 			revisions: 0,
 			languages,
+			materialIds,
 			video: false,
 			job: {
 				kind: 'create',
@@ -140,6 +144,7 @@ export class DeckStore {
 			maxVersions: deck.maxVersions,
 			createdAt: deck.createdAt,
 			doneAt: s.doneAt,
+			materialIds: deck.materialIds,
 		};
 	}
 }

@@ -46,6 +46,13 @@ function speakProblem(reply: Reply, body: ProblemBody, profile: ProfileChoices):
 	}
 	if (status === 402) {
 		if (profile.paymentCta !== 'top-level') delete value.cta;
+		if (profile.paymentCta === 'options-strings' && Array.isArray(value.options)) {
+			// Each option is its cta and nothing else; options without one (the paywall's) have no such form.
+			value.options = value.options.flatMap((option) => {
+				const cta = (option as Record<string, unknown>).cta;
+				return typeof cta === 'string' ? [cta] : [];
+			});
+		}
 		if (profile.paymentCta === 'none' && Array.isArray(value.options)) {
 			value.options = value.options.map((option) => {
 				const { cta: _cta, ...restOfOption } = option as Record<string, unknown>;

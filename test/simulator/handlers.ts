@@ -107,8 +107,8 @@ export function getCredits(call: Call): Reply {
 
 export function createDeck(call: Call): Reply {
 	const { state, principal, body, now } = call;
-	const materialIssues = (body.material_ids as string[] | undefined ?? []).flatMap((id, i): ValidationIssue[] => {
-		const m = state.materials.get(id);
+	const materialIssues = (body.material_ids as Array<string | number> | undefined ?? []).flatMap((id, i): ValidationIssue[] => {
+		const m = state.materials.get(String(id));
 		// No `input` echo: the id may name another customer's material, and bodies never carry those.
 		return m && m.principalId === principal.id ? [] : [{ type: 'value_error', loc: ['body', 'material_ids', i], msg: 'Value error, no such material' }];
 	});
@@ -131,7 +131,7 @@ export function createDeck(call: Call): Reply {
 	if (refused) return refused;
 
 	const outputLanguage = (body.output_language as string | undefined) ?? 'en';
-	const deck = state.decks.create(principal.id, call.key.id, now, state.limits.maxVersions, [outputLanguage, ...languages]);
+	const deck = state.decks.create(principal.id, call.key.id, now, state.limits.maxVersions, [outputLanguage, ...languages], {}, ((body.material_ids as Array<string | number> | undefined) ?? []).map(String));
 	commitSpend(call, 'create', quote.credits, deck.taskId);
 	if (state.profile.createResponse === 'minimal') {
 		return accepted(state, { taskId: deck.taskId, ...statusField(state, state.statusWords.queued), _links: { status: `/v1/decks/${deck.taskId}/status` } });
@@ -164,7 +164,7 @@ export function getStatus(call: Call): Reply {
 		updatedAt: iso(s.updatedAt),
 		// A link to the app's page of the deck, not the file: a client must not take it for the deck.
 		...(alternate ? { webUrl: `${APP}/decks/${deck.taskId}` } : {}),
-		...(s.phase === 'succeeded' ? resultLinks(state, deck, now) : {}),
+		...(s.phase === 'succeeded' ? (state.profile.statusLinks === 'hal' ? halLinks(state, deck) : resultLinks(state, deck, now)) : {}),
 		...(s.phase === 'succeeded' && deck.video ? { videoUrl: `${APP}/decks/${deck.taskId}/video?version=${deck.version}` } : {}),
 		...(s.phase === 'failed' ? { error: { code: 'generation_failed', message: 'The deck could not be generated. Start a new deck.' } } : {}),
 	}));
@@ -196,7 +196,25 @@ function fileUrl(state: SimState, deck: Deck, format: DeckFormat): string {
 		return state.storage.put(`/decks/${deck.taskId}/v${deck.version}/${deckFileName(deck, format)}`, { data: deckFile(state, deck, format), contentType: DECK_FILE_TYPES[format] });
 	}
 	const path = `/v1/decks/${encodeURIComponent(deck.taskId)}/files/deck.${format}`;
-	return state.profile.fileLinks === 'api-relative' ? path : `${state.publicUrl}${path}`;
+	if (state.profile.fileLinks === 'api-relative') return path;
+	// The same server under another of its names (it listens on 127.0.0.1, which `localhost` names too).
+	if (state.profile.fileLinks === 'api-alias') return `${state.publicUrl.replace('//127.0.0.1:', '//localhost:')}${path}`;
+	return `${state.publicUrl}${path}`;
+}
+
+/**
+ * HAL-style members named as the nodes name theirs: `links` (an object of `{href}`, the files among them) and
+ * `deckUrl`, here the deck's page in the app, not its file.
+ */
+function halLinks(state: SimState, deck: Deck): Record<string, unknown> {
+	return {
+		links: {
+			self: { href: `/v1/decks/${encodeURIComponent(deck.taskId)}/status` },
+			file: { href: fileUrl(state, deck, 'pptx') },
+			pdf: { href: fileUrl(state, deck, 'pdf') },
+		},
+		deckUrl: `${APP}/decks/${deck.taskId}`,
+	};
 }
 
 function resultLinks(state: SimState, deck: Deck, now: number): Record<string, unknown> {
@@ -324,7 +342,7 @@ export function uploadMaterial(call: Call): Reply {
 	const verdict = checkFile(filename, file.contentType, file.data);
 	if (!verdict.ok) return verdict.reply;
 	const material = {
-		materialId: 'mat_' + state.ids.hex(20),
+		materialId: state.profile.materialIdType === 'integer' ? String(4711 + state.materials.size) : 'mat_' + state.ids.hex(20),
 		principalId: principal.id,
 		filename,
 		contentType: verdict.contentType,
@@ -332,9 +350,21 @@ export function uploadMaterial(call: Call): Reply {
 		sha256: sha256(file.data),
 	};
 	state.materials.set(material.materialId, material);
-	if (state.profile.materialResponse === 'plain') {
-		return json(200, { id: material.materialId, name: material.filename, mime_type: material.contentType, size_bytes: material.size });
+	const { principalId: _owner, materialId: storedId, ...facts } = material;
+	// Stored under its text either way; answered as the profile's type.
+	const materialId: string | number = state.profile.materialIdType === 'integer' ? Number(storedId) : storedId;
+	switch (state.profile.materialResponse) {
+		case 'plain':
+			return json(200, { id: materialId, name: material.filename, mime_type: material.contentType, size_bytes: material.size });
+		case 'snake':
+			return json(201, { material_id: materialId, file_name: material.filename, content_type: material.contentType, size: material.size, sha256: material.sha256 });
+		case 'data':
+			return json(201, { data: { id: materialId, ...facts } });
+		case 'ref':
+			return json(201, { ref: materialId, ...facts });
+		case 'jsonapi':
+			return json(201, { data: { type: 'material', id: materialId, attributes: facts }, links: { self: `/v1/materials/${materialId}` } });
+		default:
+			return json(201, { materialId, ...facts });
 	}
-	const { principalId: _owner, ...record } = material;
-	return json(201, record);
 }

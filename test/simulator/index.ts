@@ -33,6 +33,7 @@ export type {
 	DemoKeys,
 	FaultKind,
 	FaultRule,
+	FaultStep,
 	Ledger,
 	Limits,
 	PriceTable,

@@ -9,7 +9,7 @@
 // (test/conformance runs against each).
 import type { StatusWords } from './types';
 
-export type ProfileName = 'reference' | 'alternate';
+export type ProfileName = 'reference' | 'alternate' | 'readings';
 
 /** Where a finished deck's links sit in the status body. */
 export type ResultLinks =
@@ -41,8 +41,10 @@ export interface ProfileChoices {
 	 * `storage`: presigned URLs on a second loopback server (a storage stand-in that refuses an Authorization
 	 * header as S3 does). `redirect`: the API origin, which answers 302 to the presigned storage URL.
 	 * `api-relative` (a test choice): as `api`, given as root-relative paths (`/v1/decks/{taskId}/files/deck.pptx`).
+	 * `api-alias` (a test choice): as `api`, under another name of the same server (`http://localhost:PORT` while
+	 * the simulator's URL says `127.0.0.1`), as a service that builds its links from its own configured host does.
 	 */
-	fileLinks: 'api' | 'storage' | 'redirect' | 'api-relative';
+	fileLinks: 'api' | 'storage' | 'redirect' | 'api-relative' | 'api-alias';
 	/** The header that marks an idempotent replay (value `true`). */
 	replayHeader: string;
 	/** Create fields required beyond `expected_credits`. `title-or-core-message` = at least one of the two. */
@@ -50,9 +52,10 @@ export interface ProfileChoices {
 	/**
 	 * Where a 402 names its cta. `top-level` = `cta` member plus each option's cta; `options-only` = only inside
 	 * `options`; `none` = nowhere (not a profile choice: only the video paywall does that, tests use it to prove
-	 * that any 402 without a cta is treated as the paywall).
+	 * that any 402 without a cta is treated as the paywall); `options-strings` = `options` is a plain array of cta
+	 * strings (`["confirm_slide_surcharge", "upgrade_for_slides"]`), no top-level cta (the paywall's is `[]`).
 	 */
-	paymentCta: 'top-level' | 'options-only' | 'none';
+	paymentCta: 'top-level' | 'options-only' | 'none' | 'options-strings';
 	/** Body of the edge 429 (before authentication): `text` = text/plain; `json` = a gateway's JSON. */
 	edge429: 'text' | 'json';
 	/** Body of the size layer's 413: `html` = an nginx page; `json` = a gateway's JSON. */
@@ -69,8 +72,19 @@ export interface ProfileChoices {
 	problemTypeBase: string;
 	/** Credits answer: `reference` = `{credits, wallet, principal, …}`; `nested` = `{balance: {available, currency}, account: {…}, key: {…}}`. */
 	creditsResponse: 'reference' | 'nested';
-	/** Upload answer: `reference` = 201 `{materialId, filename, contentType, size, sha256}`; `plain` = 200 `{id, name, mime_type, size_bytes}`. */
-	materialResponse: 'reference' | 'plain';
+	/**
+	 * Upload answer: `reference` = 201 `{materialId, filename, contentType, size, sha256}`; `plain` = 200
+	 * `{id, name, mime_type, size_bytes}`; `snake` = 201 `{material_id, file_name, …}`; `data` = 201
+	 * `{data: {id, filename, …}}`; `jsonapi` = 201 `{data: {type: "material", id, attributes: {…}}}`; `ref` (a test
+	 * choice) = 201 `{ref, filename, …}`, an id under a name no client can know.
+	 */
+	materialResponse: 'reference' | 'plain' | 'snake' | 'data' | 'jsonapi' | 'ref';
+	/**
+	 * The material id's type (the contract leaves `material_ids` unspecified): `string` (`mat_…`), or `integer`
+	 * (a database serial, e.g. 4711), then also strictly integers in `material_ids` ("4711" is refused, 422).
+	 * Not part of a profile: a test choice.
+	 */
+	materialIdType: 'string' | 'integer';
 	/** Org-key spend switched off: 402 `org_spend_disabled`, or 403 `forbidden` (the contract allows both). */
 	orgSpendDisabledStatus: 402 | 403;
 	/** Whether file answers carry `Content-Disposition` (else a client must take the name from the URL). */
@@ -83,9 +97,17 @@ export interface ProfileChoices {
 	successEnvelope: 'bare' | 'data';
 	/** The status word as text (`"status": "completed"`) or inside an object (`"status": {"code": "completed"}`). Not part of profile B: a test choice. */
 	statusWordShape: 'text' | 'object';
+	/**
+	 * Members of the status answer named as the nodes name theirs. `none`; `hal` = HAL-style `links: {self: {href},
+	 * file: {href}, pdf: {href}}` holding the files (instead of `resultLinks`) and `deckUrl` = the deck's page in
+	 * the app (not the file).
+	 */
+	statusLinks: 'none' | 'hal';
+	/** How a file answer gives its length: `content-length`, or `chunked` (no Content-Length; API files and storage alike). */
+	fileLength: 'content-length' | 'chunked';
 }
 
-export const PROFILES: Record<ProfileName, ProfileChoices> = {
+export const PROFILES = {
 	reference: {
 		createStatus: 202,
 		createResponse: 'full',
@@ -105,10 +127,13 @@ export const PROFILES: Record<ProfileName, ProfileChoices> = {
 		problemTypeBase: 'https://docs.deckgen.example/api/errors#',
 		creditsResponse: 'reference',
 		materialResponse: 'reference',
+		materialIdType: 'string',
 		orgSpendDisabledStatus: 402,
 		fileDisposition: true,
 		successEnvelope: 'bare',
 		statusWordShape: 'text',
+		statusLinks: 'none',
+		fileLength: 'content-length',
 	},
 	alternate: {
 		createStatus: 201,
@@ -129,17 +154,33 @@ export const PROFILES: Record<ProfileName, ProfileChoices> = {
 		problemTypeBase: 'https://api.deckgen.example/problems/',
 		creditsResponse: 'nested',
 		materialResponse: 'plain',
+		materialIdType: 'string',
 		orgSpendDisabledStatus: 403,
 		fileDisposition: false,
 		successEnvelope: 'bare',
 		statusWordShape: 'text',
+		statusLinks: 'none',
+		fileLength: 'content-length',
 	},
+} as Record<ProfileName, ProfileChoices>;
+
+/**
+ * Profile C ("readings"): profile B with the readings of issue 16 where B had none: the upload record in the
+ * JSON:API shape, 402 options as plain cta strings, HAL-style `links` and an app-page `deckUrl` in the status,
+ * files sent without Content-Length.
+ */
+PROFILES.readings = {
+	...PROFILES.alternate,
+	materialResponse: 'jsonapi',
+	paymentCta: 'options-strings',
+	statusLinks: 'hal',
+	fileLength: 'chunked',
 };
 
 /** The profile tests run against when they name none: `DECKGEN_SIM_PROFILE` (the jest project "profile B" sets it). */
 export function defaultProfileName(): ProfileName {
 	const fromEnv = process.env.DECKGEN_SIM_PROFILE;
-	return fromEnv === 'alternate' ? 'alternate' : 'reference';
+	return fromEnv === 'alternate' || fromEnv === 'readings' ? fromEnv : 'reference';
 }
 
 export function resolveProfile(name: ProfileName | undefined, choices: Partial<ProfileChoices> = {}): ProfileChoices & { name: ProfileName } {

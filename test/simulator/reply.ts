@@ -1,3 +1,5 @@
+import type http from 'node:http';
+
 // Replies are values, not writes: a handler returns one, and the pipeline decides whether to send it, store it
 // for idempotent replay, or drop the connection instead (fault plan). Problem bodies get their requestId only at
 // send time so that requestId always equals the X-Request-Id header of the response that carries it.
@@ -65,4 +67,21 @@ export function serialize(reply: Reply, requestId: string): WireReply {
 			break;
 	}
 	return { status: reply.status, headers, data };
+}
+
+/** A body sent in 64 KB chunks as the client reads them, with no Content-Length (chunked transfer coding). */
+export function writeChunked(res: http.ServerResponse, data: Buffer): void {
+	let offset = 0;
+	const more = (): void => {
+		while (offset < data.length) {
+			const chunk = data.subarray(offset, offset + 64 * 1024);
+			offset += chunk.length;
+			if (!res.write(chunk)) {
+				res.once('drain', more);
+				return;
+			}
+		}
+		res.end();
+	};
+	more();
 }

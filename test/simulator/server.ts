@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, checkScope } from './auth';
 import type { Call } from './handlers';
 import { renameRateLimitHeaders, speak } from './dialect';
+import { echoKey, presentedKey } from './echo';
 import { canonicalJson, fingerprint } from './idempotency';
 import { fileIssue, sha256 } from './materials';
 import { boundaryOf, parseMultipart, type Part } from './multipart';
@@ -24,10 +25,11 @@ import {
 	validationFailed,
 } from './problem';
 import { rateLimitHeaders, refusalHeaders, type BucketVerdict } from './ratelimit';
-import { serialize, type Reply, type WireReply } from './reply';
+import { serialize, writeChunked, type Reply, type WireReply } from './reply';
 import { MATERIALS_PATH, matchRoute, type Route } from './router';
 import type { SimState } from './state';
-import type { FaultRule, RequestRecord } from './types';
+import type { PickedFault } from './faults';
+import type { RequestRecord } from './types';
 import { parseJsonBody } from './validation';
 
 const MINUTE = 60_000;
@@ -41,7 +43,7 @@ interface Ctx {
 	path: string;
 	requestId: string;
 	record: RequestRecord;
-	fault?: FaultRule;
+	fault?: PickedFault;
 	/** X-RateLimit-* of the credential's bucket, sent on every authenticated answer. */
 	rateHeaders: Record<string, string>;
 }
@@ -68,10 +70,16 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 	const key = req.headers['idempotency-key'];
 	if (typeof key === 'string') record.idempotencyKey = key;
 	state.ledger.addRequest(record);
+	// For files: when the connection closed, and whether the whole answer had gone out by then.
+	if (FILE_PATH.test(path)) trackConnection(req, res, record);
 
-	const fault = state.faults.pick(method, path);
+	// A fault's followedBy sequence follows the request it hit: same key, same credential.
+	const sequenceKey = record.idempotencyKey === undefined ? undefined : `${req.headers.authorization ?? ''}\u0000${record.idempotencyKey}`;
+	const fault = state.faults.pick(method, path, sequenceKey);
 	if (fault) record.fault = fault.kind;
 	if (fault?.shape) record.faultShape = fault.shape;
+	if (fault?.afterCommit) record.faultAfterCommit = true;
+	if (fault?.followUp) record.faultFollowUp = true;
 	// Nothing happens at all: the connection just dies.
 	if (fault?.kind === 'drop-before-commit') return drop(req);
 
@@ -85,15 +93,45 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 	if (outcome === 'aborted') return;
 	// Everything was done (charged, stored for replay); only the answer is lost.
 	if (fault?.kind === 'drop-after-commit') return drop(req);
+	// Everything was done, and then the answer is a 500 or 503 all the same.
+	if (fault?.afterCommit) outcome = injectedStatus(ctx, true) ?? outcome;
 
-	const wire = 'replay' in outcome ? outcome.replay : serialize(speak(outcome, state.profile), requestId);
+	const answer = 'replay' in outcome ? outcome.replay : serialize(speak(outcome, state.profile), requestId);
+	const echoed = state.echoKey ? presentedKey(req.headers.authorization) : undefined;
+	const wire = echoed === undefined ? answer : echoKey(answer, echoed);
 	const headers: Record<string, string> = renameRateLimitHeaders({ ...ctx.rateHeaders, ...wire.headers, 'x-request-id': requestId }, state.profile);
 	if ('replay' in outcome) headers[state.profile.replayHeader.toLowerCase()] = 'true';
-	headers['content-length'] = String(wire.data.length);
+	const chunked = state.profile.fileLength === 'chunked' && wire.status === 200 && FILE_PATH.test(path);
+	if (!chunked) headers['content-length'] = String(wire.data.length);
 	record.status = wire.status;
 	if (res.destroyed) return;
 	res.writeHead(wire.status, headers);
-	res.end(wire.data);
+	if (chunked) writeChunked(res, wire.data);
+	else res.end(wire.data);
+}
+
+const FILE_PATH = /^\/v1\/decks\/[^/]+\/files\//;
+
+type Tracked = { closedAt?: number; complete?: boolean };
+/** The records waiting for each socket's close: one listener per socket, however many requests it carries. */
+const trackedBySocket = new WeakMap<object, Tracked[]>();
+
+/** Records when the request's connection closes (`closedAt`, real time) and whether the answer was complete by then. */
+export function trackConnection(req: http.IncomingMessage, res: http.ServerResponse, record: Tracked): void {
+	record.complete = false;
+	res.once('finish', () => (record.complete = true));
+	const socket = req.socket;
+	let records = trackedBySocket.get(socket);
+	if (!records) {
+		const list: Tracked[] = [];
+		records = list;
+		trackedBySocket.set(socket, list);
+		socket.once('close', () => {
+			const at = Date.now();
+			for (const tracked of list) tracked.closedAt ??= at;
+		});
+	}
+	records.push(record);
 }
 
 function drop(req: http.IncomingMessage): void {
@@ -247,9 +285,12 @@ async function processRequest(ctx: Ctx): Promise<Reply | Replay | 'aborted'> {
 
 /** The route's schema; the create body's required fields are the profile's choice. */
 function schemaFor(route: Route, state: SimState) {
-	const schema = route.schema!;
+	let schema = route.schema!;
+	if (route.id !== 'POST /v1/decks') return schema;
+	// Integer material ids are integers in the create body too.
+	if (state.profile.materialIdType === 'integer') schema = { ...schema, fields: { ...schema.fields, material_ids: { kind: 'integerList', maxItems: 20 } } };
 	const required = state.profile.requiredCreateFields;
-	if (route.id !== 'POST /v1/decks' || !Array.isArray(required)) return schema;
+	if (!Array.isArray(required)) return schema;
 	return { ...schema, required: [...new Set([...schema.required, ...required])], check: undefined };
 }
 
@@ -270,10 +311,10 @@ function rateLimited(bucket: 'principal' | 'route' | 'spend_velocity', v: Bucket
 	});
 }
 
-/** Injected 500/503/429: answered at once, nothing processed. */
-function injectedStatus(ctx: Ctx): Reply | undefined {
+/** Injected 500/503/429: answered at once, nothing processed (or, afterCommit, once everything was done). */
+function injectedStatus(ctx: Ctx, committed = false): Reply | undefined {
 	const { fault, state } = ctx;
-	if (!fault) return undefined;
+	if (!fault || (fault.afterCommit ?? false) !== committed) return undefined;
 	if (fault.kind === 'status500') return internalError();
 	if (fault.kind === 'status503') return fault.shape === 'plain' ? databaseDown() : surfaceDisabled(state.retryHintMs(1_000));
 	if (fault.kind === 'status429') {

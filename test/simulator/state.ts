@@ -59,11 +59,14 @@ export class SimState {
 	unshipped: Set<Capability>;
 	surface: 'on' | 'disabled' = 'on';
 	database: 'up' | 'down' = 'up';
+	/** Name the presented key in every text of every answer (echo.ts). */
+	echoKey: boolean;
 
 	constructor(opts: SimulatorOptions) {
 		this.seed = opts.seed ?? 1;
 		this.profile = resolveProfile(opts.profile, opts.choices);
 		this.storage = new ObjectStorage(this.seed);
+		this.storage.chunked = this.profile.fileLength === 'chunked';
 		this.deckFileBytes = opts.deckFileBytes ?? 4096;
 		this.clock = new SimClock(opts.clock);
 		this.ids = createRng(this.seed, 'ids');
@@ -77,6 +80,7 @@ export class SimState {
 		this.statusWords = { ...this.profile.statusWords, ...stripUndefined(opts.statusWords ?? {}) };
 		this.unshipped = new Set(opts.unshipped ?? ['video']);
 		this.keys = createDemoKeys(this.accounts);
+		this.echoKey = opts.echoKey ?? false;
 	}
 
 	now(): number {

@@ -7,6 +7,9 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { writeChunked } from './reply';
+import { trackConnection } from './server';
+
 export interface StoredFile {
 	data: Buffer;
 	contentType: string;
@@ -18,6 +21,10 @@ export interface StorageRequest {
 	/** Whether any Authorization header arrived (its value is never kept). */
 	authorization: boolean;
 	status: number;
+	/** Real time (Date.now()) the request's connection closed; absent while it is open. */
+	closedAt?: number;
+	/** Whether the whole answer had gone out (to the socket). */
+	complete?: boolean;
 }
 
 export class ObjectStorage {
@@ -26,6 +33,9 @@ export class ObjectStorage {
 	private readonly server: http.Server;
 	private readonly secret: string;
 	url = '';
+
+	/** `chunked`: files are sent without Content-Length (profile choice `fileLength`). */
+	chunked = false;
 
 	constructor(seed: number) {
 		this.secret = `storage-secret-${seed}`;
@@ -61,6 +71,8 @@ export class ObjectStorage {
 		const url = new URL(req.url ?? '/', 'http://storage');
 		const record: StorageRequest = { method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization !== undefined, status: 0 };
 		this.requests.push(record);
+		res.on('error', () => undefined);
+		trackConnection(req, res, record);
 		const answer = (status: number, code: string, message: string) => {
 			record.status = status;
 			const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
@@ -73,7 +85,13 @@ export class ObjectStorage {
 		const file = this.files.get(url.pathname);
 		if (!file) return answer(404, 'NoSuchKey', 'The specified key does not exist.');
 		record.status = 200;
-		res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.data.length), etag: `"${this.sign(url.pathname).slice(0, 16)}"` });
+		const etag = `"${this.sign(url.pathname).slice(0, 16)}"`;
+		if (this.chunked && record.method === 'GET') {
+			res.writeHead(200, { 'content-type': file.contentType, etag });
+			writeChunked(res, file.data);
+			return;
+		}
+		res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.data.length), etag });
 		res.end(record.method === 'HEAD' ? undefined : file.data);
 	}
 }

@@ -30,7 +30,22 @@ export interface FaultRule {
 	 * 'plain' = the edge's text/plain page.
 	 */
 	shape?: 'problem' | 'plain';
+	/**
+	 * status500 / status503 only: the request is processed first (a purchase charged and stored for
+	 * replay, as with `drop-after-commit`), then answered with the status instead of its own answer.
+	 */
+	afterCommit?: boolean;
+	/**
+	 * Once this rule fired, the next requests carrying the same Idempotency-Key (same Authorization)
+	 * meet these faults, one each, in order, whatever the rules draw: a service that keeps failing for
+	 * a while, so that a client's retries of that one request run out. Afterwards the key is answered
+	 * normally (an idempotent replay of what was committed).
+	 */
+	followedBy?: FaultStep[];
 }
+
+/** One fault of a `followedBy` sequence. */
+export type FaultStep = Pick<FaultRule, 'kind' | 'shape' | 'latencyMs' | 'afterCommit'>;
 
 export interface StatusWords {
 	queued: string;
@@ -100,6 +115,12 @@ export interface SimulatorOptions {
 	/** Capabilities that answer 501 not_implemented. Default ['video']. */
 	unshipped?: Capability[];
 	limits?: Partial<Limits>;
+	/**
+	 * A careless service: every answer names the presented key (problem detail and title, 422 msg, 402 option
+	 * labels, a `notice` on every JSON body, plain-text and HTML bodies, WWW-Authenticate, a file's name). Off by
+	 * default; the secrecy suites turn it on (echo.ts).
+	 */
+	echoKey?: boolean;
 }
 
 export interface Charge {
@@ -133,6 +154,14 @@ export interface RequestRecord {
 	fault?: FaultKind;
 	/** Its body shape, when the rule set one (status503 / status429: 'problem' or 'plain'). */
 	faultShape?: 'problem' | 'plain';
+	/** File answers: real time (Date.now()) their connection closed; absent while it is open. */
+	closedAt?: number;
+	/** File answers: whether the whole answer had gone out (to the socket). */
+	complete?: boolean;
+	/** The request was processed (and a purchase committed) before the injected status replaced its answer. */
+	faultAfterCommit?: boolean;
+	/** The fault was a step of an earlier fault's `followedBy` sequence for the same Idempotency-Key. */
+	faultFollowUp?: boolean;
 }
 
 export interface Ledger {
@@ -230,6 +259,8 @@ export interface DeckSnapshot {
 	createdAt: number;
 	/** Sim-ms at which the current job reaches its outcome. */
 	doneAt: number;
+	/** The `material_ids` the deck was bought with. */
+	materialIds: string[];
 }
 
 export interface SimulatorControl {
@@ -257,6 +288,8 @@ export interface SimulatorControl {
 	setLimits(limits: Partial<Limits>): void;
 	resetLedger(): void;
 	setDeckFileBytes(bytes: number): void;
+	/** Turns the `echoKey` option on or off. */
+	setEchoKey(on: boolean): void;
 }
 
 export interface Simulator {

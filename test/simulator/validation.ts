@@ -6,7 +6,8 @@ export type Field =
 	| { kind: 'string'; minLength?: number; pattern?: RegExp }
 	| { kind: 'integer'; ge?: number; le?: number }
 	| { kind: 'boolean' }
-	| { kind: 'stringList'; minItems?: number; maxItems?: number; item: { minLength?: number; pattern?: RegExp }; unique?: boolean };
+	| { kind: 'stringList'; minItems?: number; maxItems?: number; item: { minLength?: number; pattern?: RegExp }; unique?: boolean }
+	| { kind: 'integerList'; maxItems?: number };
 
 export interface Schema {
 	fields: Record<string, Field>;
@@ -109,6 +110,16 @@ function checkField(field: Field, v: unknown, loc: Array<string | number>): Vali
 				issues.push({ type: 'value_error', loc, msg: 'Value error, items must be unique', input: v });
 			}
 			return issues;
+		}
+		case 'integerList': {
+			if (!Array.isArray(v)) return [{ type: 'list_type', loc, msg: 'Input should be a valid list', input: v }];
+			if (field.maxItems !== undefined && v.length > field.maxItems) {
+				return [{ type: 'too_long', loc, msg: `List should have at most ${field.maxItems} items after validation, not ${v.length}`, input: v, ctx: { field_type: 'List', max_length: field.maxItems, actual_length: v.length } }];
+			}
+			// Strict, as pydantic's StrictInt: "4711" is not 4711.
+			return v.flatMap((item, i) =>
+				Number.isSafeInteger(item) ? [] : [{ type: 'int_type', loc: [...loc, i], msg: 'Input should be a valid integer', input: item }],
+			);
 		}
 	}
 }

@@ -71,14 +71,28 @@ describe('mayCarryCredential: the key goes only to the Base URL origin', () => {
 		['http://127.0.0.1:4011/x', 'http://127.0.0.1:4010', false],
 		['ftp://api.example/x', 'ftp://api.example', false],
 		['not a url', 'https://api.example', false],
-		['http://api.example:80/x', 'http://api.example', true],
+		['http://127.0.0.1:4010/x', 'http://127.0.0.1:4010/', true],
 		['https://API.Example/x', 'https://api.example', true],
 		['https://user:pw@api.example/x', 'https://api.example', true],
 		['https://api.example@evil.example/x', 'https://api.example', false],
 		['https://evil.example/x', 'https://user:pw@api.example', false],
-		['http://api.example/x', 'http://api.example/v1/', true],
 	])('%s with Base URL %s: %s', (url, base, expected) => {
 		expect(mayCarryCredential(url, base)).toBe(expected);
+	});
+
+	// Plain http:// to another machine carries the key only when the credential allows plain HTTP.
+	it.each<[string, string, boolean, boolean]>([
+		['http://api.example:80/x', 'http://api.example', false, false],
+		['http://api.example/x', 'http://api.example/v1/', false, false],
+		['http://10.0.0.5/x', 'http://10.0.0.5', false, false],
+		['http://api.example:80/x', 'http://api.example', true, true],
+		['http://api.example/x', 'http://api.example/v1/', true, true],
+		['http://localhost:4010/x', 'http://localhost:4010', false, true],
+		['http://[::1]:4010/x', 'http://[::1]:4010', false, true],
+		['http://127.0.0.1.evil.example/x', 'http://127.0.0.1.evil.example', false, false],
+		['http://evil.example/x', 'http://api.example', true, false],
+	])('%s with Base URL %s, Allow Plain HTTP %s: %s', (url, base, allowPlainHttp, expected) => {
+		expect(mayCarryCredential(url, base, allowPlainHttp)).toBe(expected);
 	});
 
 	it('a redirect target is resolved against the URL that answered', () => {

@@ -327,3 +327,20 @@ describe('withoutEnvelope: a deck answer wrapped under data is lifted; any other
 		expect(withoutEnvelope(body)).toEqual(expected);
 	});
 });
+
+describe('the order of a refusal item: what a person needs first, the service’s own words last', () => {
+	it('price_drift: outcome, message, the prices, then code, reason, detail, requestId', () => {
+		const outcome = refusal(
+			classify(problem(409, { code: 'price_drift', reason: 'price_drift', conflictKind: 'price_drift', retryable: false, expectedCredits: 0, credits: 12, detail: 'The price changed.' })),
+		);
+		expect(Object.keys(refusalFields(outcome))).toEqual(['outcome', 'message', 'credits', 'expectedCredits', 'code', 'reason', 'detail', 'requestId']);
+	});
+
+	it('a surcharge: outcome, message, cta, the price and the options, then the 402’s code', () => {
+		const outcome = refusal(
+			classify(payment({ cta: 'confirm_slide_surcharge', reason: 'slide_surcharge_unconfirmed', credits: 20, options: [{ cta: 'confirm_slide_surcharge' }] })),
+		);
+		expect(Object.keys(refusalFields(outcome))).toEqual(['outcome', 'message', 'cta', 'credits', 'options', 'code', 'reason', 'detail', 'requestId']);
+		expect(refusalFields(outcome)).toMatchObject({ outcome: 'client_action', code: 'insufficient_credits' });
+	});
+});

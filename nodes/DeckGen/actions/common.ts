@@ -6,6 +6,7 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { NOT_GIVEN, toBoolean, toWholeNumber, type Coerced } from '../../shared/coerce';
+import { isFilled, readListValue } from '../../shared/lists';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from '../../shared/retry';
 
 export const taskIdField: INodeProperties = {
@@ -26,6 +27,7 @@ export const expectedCreditsField: INodeProperties = {
 	required: true,
 	description:
 		'The price you agreed to, in credits. The service refuses (and charges nothing) when the live price differs; see Max Credits.',
+	hint: 'Price unknown? Send 0: the refusal on Client Action (price_drift) carries the live price, and nothing is charged.',
 };
 
 const maxCredits: INodeProperties = {
@@ -97,14 +99,24 @@ export const purchaseReferenceOption: INodeProperties = {
 
 /**
  * Options of the spending operations, whose Max Credits sits next to Expected Credits. Workflows
- * saved before kept it here: n8n drops a saved option its node no longer declares, so it stays
- * declared, hidden (never offered, never shown), and Max Credits on the form wins over it.
+ * saved by 0.1 kept it here: n8n drops a saved option its node no longer declares, so it stays
+ * declared, shown on version 1 nodes only (a value that is read is never invisible), and Max
+ * Credits on the form wins over it.
  */
 export const spendOptions: INodeProperties[] = [
 	...callOptions,
 	idempotencyKeyOption,
 	purchaseReferenceOption,
-	{ displayName: 'Max Credits (Saved by 0.1)', name: 'maxCredits', type: 'hidden', default: 0 },
+	{
+		displayName: 'Max Credits (Saved by 0.1)',
+		name: 'maxCredits',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		default: 0,
+		description:
+			'Set by a workflow saved with version 0.1, and still read while Max Credits on the form is 0. Move the value to Max Credits above and remove this option.',
+		displayOptions: { show: { '@version': [1] } },
+	},
 ];
 
 /** Custom Request has no Expected Credits field (the body carries it), so Max Credits is an option. */
@@ -220,31 +232,42 @@ export function readMaxCredits(ctx: IExecuteFunctions, itemIndex: number): numbe
 	return saved || undefined;
 }
 
-/** A list parameter: an array from an expression, a JSON array, or comma/newline separated text. */
-export function readList(ctx: IExecuteFunctions, name: string, itemIndex: number): unknown[] | undefined {
-	const value = ctx.getNodeParameter(name, itemIndex, undefined) as unknown;
-	if (value === undefined || value === null || value === '') return undefined;
-	if (Array.isArray(value)) return value;
-	if (typeof value === 'string') {
-		const text = value.trim();
-		if (text.startsWith('[')) {
-			try {
-				const parsed = JSON.parse(text) as unknown;
-				if (Array.isArray(parsed)) return parsed;
-			} catch {
-				throw new NodeOperationError(ctx.getNode(), `"${name}" looks like a JSON array but is not valid JSON`, {
+/**
+ * A list parameter: an array from an expression, a JSON array, or comma/newline separated text.
+ * Filled but empty, or with empty entries, stops the item naming the field (shared/lists.ts).
+ */
+export function readList(ctx: IExecuteFunctions, name: string, itemIndex: number, label: string): unknown[] | undefined {
+	const raw = name
+		.split('.')
+		.reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), ctx.getNode().parameters);
+	if (raw === undefined) return undefined;
+	const reading = readListValue(ctx.getNodeParameter(name, itemIndex, undefined) as unknown, isFilled(raw));
+	const expression = typeof raw === 'string' && raw.startsWith('=') ? ` (${raw.slice(1).trim().slice(0, 100)})` : '';
+	switch (reading.kind) {
+		case 'absent':
+			return undefined;
+		case 'list':
+			return reading.values;
+		case 'invalidJson':
+			throw new NodeOperationError(ctx.getNode(), `${label} looks like a JSON array but is not valid JSON, got ${reading.got}`, {
+				itemIndex,
+				description: 'Give a JSON array such as ["mat_1", "mat_2"], an expression that returns an array, or comma-separated values.',
+			});
+		case 'empty':
+			throw new NodeOperationError(ctx.getNode(), `${label} is set but evaluated to nothing (got ${reading.got}); nothing was sent`, {
+				itemIndex,
+				description: `Sending it empty would buy the deck without its ${label}. Check the value${expression}: the field it reads may be missing on this item (e.g. an Upload without materialId). Remove the field to send none on purpose.`,
+			});
+		case 'emptyEntries':
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${label} has ${reading.positions.length === 1 ? 'an empty entry' : 'empty entries'} (${reading.positions.length === 1 ? 'entry' : 'entries'} ${reading.positions.join(', ')} of ${reading.got}); nothing was sent`,
+				{
 					itemIndex,
-					description: 'Give a JSON array such as ["mat_1", "mat_2"], an expression that returns an array, or comma-separated values.',
-				});
-			}
-		}
-		const entries = text
-			.split(/[,\n]/)
-			.map((entry) => entry.trim())
-			.filter(Boolean);
-		return entries.length ? entries : undefined;
+					description: `Sending the rest would buy the deck without part of its ${label}. Check the value${expression}: an entry it reads is missing on this item.`,
+				},
+			);
 	}
-	return [value];
 }
 
 export function readTaskId(ctx: IExecuteFunctions, itemIndex: number): string {

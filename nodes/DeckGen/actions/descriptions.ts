@@ -1,6 +1,8 @@
 /** The resource and operation pickers, and every operation's own fields. */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { OUTPUTS_PER_OPERATION_VERSION, PAYMENT_OPERATIONS } from './outputs';
+import { deckGenToolDescriptionProperties } from '../../shared/n8n/tool';
 import { operations } from './router';
 
 export const resourceProperty: INodeProperties = {
@@ -17,7 +19,7 @@ export const resourceProperty: INodeProperties = {
 	default: 'deck',
 };
 
-const operationProperties: INodeProperties[] = [
+const operationPickers: INodeProperties[] = [
 	{
 		displayName: 'Operation',
 		name: 'operation',
@@ -114,20 +116,42 @@ const operationProperties: INodeProperties[] = [
 	},
 ];
 
-const splitOutputsProperty: INodeProperties = {
-	displayName: 'Split Outputs by CTA',
+/**
+ * Shown only where a 402 can come back. The parameter keeps its name (`splitOutputsByCta`) so that
+ * saved workflows keep their outputs; the words say what it does without the API's "cta".
+ */
+const splitOutputsSwitch: INodeProperties = {
+	displayName: 'One Output per Payment Option',
 	name: 'splitOutputsByCta',
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether to give each 402 option (cta) its own output instead of grouping them into Checkout and Client Action',
+		'Whether to give each way out of a refused payment (top up, unlock, surcharge, …) its own output instead of grouping them into Checkout and Client Action',
 };
 
+/** Version 1 has the payment outputs on every operation (outputs.ts), so the switch too. */
+const splitOutputsProperties: INodeProperties[] = [
+	{ ...splitOutputsSwitch, displayOptions: { show: { '@version': [{ _cnd: { lt: OUTPUTS_PER_OPERATION_VERSION } }] } } },
+	{
+		...splitOutputsSwitch,
+		displayOptions: {
+			show: { '@version': [{ _cnd: { gte: OUTPUTS_PER_OPERATION_VERSION } }], operation: [...PAYMENT_OPERATIONS] },
+		},
+	},
+];
+
+const operationProperties = Object.values(operations).flatMap((byOperation) =>
+	Object.values(byOperation).flatMap((operation) => operation.description),
+);
+const isOptions = (property: INodeProperties) => property.name === 'options';
+
+/** Each operation's fields, then the split switch, then the operations' Options (last, as in n8n's own nodes). */
 export const properties: INodeProperties[] = [
 	resourceProperty,
-	...operationProperties,
-	...Object.values(operations).flatMap((byOperation) =>
-		Object.values(byOperation).flatMap((operation) => operation.description),
-	),
-	splitOutputsProperty,
+	...operationPickers,
+	...operationProperties.filter((property) => !isOptions(property)),
+	...splitOutputsProperties,
+	...operationProperties.filter(isOptions),
+	// The tool variant's description of each operation (shown only there; shared/n8n/tool.ts).
+	...deckGenToolDescriptionProperties(),
 ];

@@ -6,6 +6,7 @@ import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } f
 
 import { isToolCall, runPerItem } from '../../shared/n8n/runner';
 import { serviceFor } from '../../shared/n8n/service';
+import { toolAnswer } from '../../shared/n8n/tool';
 import { getCredits } from './account/getCredits.operation';
 import { request } from './custom/request.operation';
 import { create } from './deck/create.operation';
@@ -16,7 +17,7 @@ import { revise } from './deck/revise.operation';
 import { translate } from './deck/translate.operation';
 import { upload } from './material/upload.operation';
 import type { DeckGenMap, DeckGenResource, Operation } from './node.type';
-import { outputCount } from './outputs';
+import { hasPaymentOutputs, outputNames } from './outputs';
 
 export const operations: { [R in DeckGenResource]: Record<DeckGenMap[R], Operation> } = {
 	account: { getCredits },
@@ -40,21 +41,38 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = operationFor(this, resource, operationName);
-	const split = this.getNodeParameter('splitOutputsByCta', 0, false) === true;
+	const nodeVersion = this.getNode().typeVersion;
+	const paymentOutputs = hasPaymentOutputs(operationName, nodeVersion);
+	// Only where the switch is shown: a value saved on another operation has no outputs to split into.
+	const split = paymentOutputs && this.getNodeParameter('splitOutputsByCta', 0, false) === true;
 	const service = await serviceFor(this);
 	const keyStore = this.getContext('node');
 	const runIndex = Number(this.getWorkflowDataProxy(0).$runIndex ?? 0);
 	const concurrency = (this.getNodeParameter('options.concurrency', 0, 4) as number) || 4;
+	const tool = isToolCall(this);
 
 	return await runPerItem(
 		this,
 		{
-			outputCount: outputCount(split),
+			outputCount: outputNames(operationName, nodeVersion, split).length,
 			concurrency,
 			purchases: operation.spends ? keyStore : undefined,
-			singleOutput: isToolCall(this),
+			singleOutput: tool,
+			toolAnswers: tool,
 		},
-		async (itemIndex) =>
-			await operation.execute({ ctx: this, service, itemIndex, split, runIndex, keyStore, spends: operation.spends }),
+		async (itemIndex) => {
+			const emitted = await operation.execute({
+				ctx: this,
+				service,
+				itemIndex,
+				split,
+				paymentOutputs,
+				runIndex,
+				keyStore,
+				spends: operation.spends,
+			});
+			// As an AI tool: the same facts, with a message in the tool's argument terms (shared/n8n/tool.ts).
+			return tool ? toolAnswer(this, `${resource}.${operationName}`, emitted, service.baseUrl) : emitted;
+		},
 	);
 }

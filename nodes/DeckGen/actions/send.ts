@@ -18,7 +18,8 @@ import {
 	type KeyStore,
 	type PurchaseResult,
 } from '../../shared/idempotency';
-import { livePriceOf, refusalFields, type Outcome } from '../../shared/outcome';
+import { withFormLabels, type FormLabels } from '../../shared/formLabels';
+import { livePriceOf, refusalFields, REPLAYED_MESSAGE, REPLAYED_UPLOAD_MESSAGE, type Outcome } from '../../shared/outcome';
 import type { RetrySettings } from '../../shared/retry';
 import { deckPath, type HttpMethod } from '../../shared/transport';
 import { toNodeApiError } from '../../shared/n8n/errors';
@@ -33,6 +34,11 @@ export interface ItemContext {
 	service: NodeService;
 	itemIndex: number;
 	split: boolean;
+	/**
+	 * The operation has Checkout and Client Action outputs (outputs.ts). Without them (Get Credits,
+	 * Get Status, Download, Upload) an answer for a person, such as a 501 "not available yet", is an error.
+	 */
+	paymentOutputs: boolean;
 	runIndex: number;
 	/** The node's execution context: idempotency keys and the purchases they made (see idempotency.ts). */
 	keyStore: KeyStore;
@@ -59,6 +65,8 @@ export interface MutationRequest {
 	/** The success body must carry this member (e.g. `taskId` of a bought deck). */
 	requiredMember?: string;
 	decorate?: (body: Record<string, unknown>) => Record<string, unknown>;
+	/** The form's label of each body field, for a validation refusal to name the fields as the form does. */
+	formLabels?: FormLabels;
 }
 
 export async function sendRead(item: ItemContext, request: ReadRequest): Promise<EmittedItem> {
@@ -88,6 +96,10 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 		}
 	}
 
+	if (outcome.route === 'error' && request.formLabels) {
+		outcome = { ...outcome, failure: withFormLabels(outcome.failure, request.formLabels) };
+	}
+
 	return emit(item, outcome, {
 		decorate: request.decorate,
 		requiredMember: request.requiredMember,
@@ -109,6 +121,7 @@ export async function spendOnDeck(
 	operation: string,
 	suffix: string,
 	fields: Record<string, unknown>,
+	formLabels: FormLabels = {},
 ): Promise<EmittedItem> {
 	const { ctx, itemIndex } = item;
 	const taskId = readTaskId(ctx, itemIndex);
@@ -118,6 +131,7 @@ export async function spendOnDeck(
 		json: { ...fields, expected_credits: readExpectedCredits(ctx, itemIndex) },
 		options: readOptions(ctx, itemIndex),
 		decorate: (body) => ({ taskId, ...body }),
+		formLabels: { ...formLabels, expected_credits: 'Expected Credits' },
 	});
 }
 
@@ -232,11 +246,13 @@ function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): Emitte
 
 	if (outcome.route === 'success') {
 		const body = options.decorate ? options.decorate(outcome.body) : outcome.body;
+		// `outcome` leads the item (then the answer: `taskId` first on Create), and ours wins over a member of that name.
 		const json: IDataObject = {
+			...{ outcome: 'success' },
 			...(body as IDataObject),
 			outcome: 'success',
 			...options.extra,
-			...(outcome.replayed ? { replayed: true } : {}),
+			...(outcome.replayed ? { replayed: true, message: item.spends ? REPLAYED_MESSAGE : REPLAYED_UPLOAD_MESSAGE } : {}),
 			...(outcome.requestId ? { requestId: outcome.requestId } : {}),
 		};
 		if (options.requiredMember && (body[options.requiredMember] === undefined || body[options.requiredMember] === '')) {
@@ -251,6 +267,13 @@ function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): Emitte
 			throw error;
 		}
 		return { output: 0, json };
+	}
+
+	if (!item.paymentOutputs) {
+		const error = toNodeApiError(ctx.getNode(), outcome.failure, itemIndex);
+		error.description = [outcome.action, error.description].filter(Boolean).join(' ');
+		error.context.outcome = outcome.outcome;
+		throw error;
 	}
 
 	const json: IDataObject = {

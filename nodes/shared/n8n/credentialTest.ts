@@ -15,6 +15,7 @@ import {
 	type CredentialVerdict,
 } from '../credentialCheck';
 import { sameOriginHop } from '../download';
+import { keyMasker, type KeyMasker } from '../secrecy';
 import { lowerCaseHeaders, type ServiceResponse } from '../transport';
 import { bodyText, sanitisedNetworkMessage, type DeckGenCredential } from './transport';
 
@@ -29,9 +30,11 @@ export async function deckGenApiTest(
 ): Promise<INodeCredentialTestResult> {
 	const data = (credential.data ?? {}) as Partial<DeckGenCredential>;
 	const apiKey = String(data.apiKey ?? '');
+	// Every answer is read with the key masked, as the nodes read theirs (../secrecy.ts).
+	const mask = keyMasker(apiKey);
 	const baseUrl = normaliseBaseUrl(data.baseUrl);
-	const problem = baseUrlProblem(baseUrl);
-	if (problem) return resultOf({ ok: false, message: problem }, apiKey);
+	const problem = baseUrlProblem(baseUrl, data.allowPlainHttp);
+	if (problem) return resultOf({ ok: false, message: problem }, mask);
 
 	// The one request helper n8n gives a credential test, on 1.x and 2.x alike (ICredentialTestFunctions has no
 	// httpRequest). n8n's scanner rule no-deprecated-workflow-functions matches the shape `this.helpers.request`
@@ -58,18 +61,17 @@ export async function deckGenApiTest(
 			})) as typeof answer;
 		} catch (error) {
 			// n8n's request errors carry the request options, headers included: only the reason leaves here.
-			return resultOf(unreachableVerdict(baseUrl, sanitisedNetworkMessage(error)), apiKey);
+			return resultOf(unreachableVerdict(baseUrl, sanitisedNetworkMessage(error)), mask);
 		}
 		const headers = lowerCaseHeaders(answer.headers ?? {});
-		const next = sameOriginHop(answer.statusCode, headers, url, baseUrl, 'GET', hops);
+		const next = sameOriginHop(answer.statusCode, headers, url, baseUrl, 'GET', hops, data.allowPlainHttp === true);
 		if (next) url = next.url;
-		else response = { status: answer.statusCode, headers, text: bodyText(answer.body) };
+		else response = mask.response({ status: answer.statusCode, headers, text: bodyText(answer.body) });
 	}
-	return resultOf(credentialVerdict(response, baseUrl), apiKey);
+	return resultOf(credentialVerdict(response, baseUrl), mask);
 }
 
-/** The message as n8n shows it; should a service ever echo the key, it is masked here. */
-function resultOf(verdict: CredentialVerdict, apiKey: string): INodeCredentialTestResult {
-	const message = apiKey ? verdict.message.split(apiKey).join('[API key]') : verdict.message;
-	return { status: verdict.ok ? 'OK' : 'Error', message };
+/** The message as n8n shows it, masked once more (a network error's text, too, came from outside). */
+function resultOf(verdict: CredentialVerdict, mask: KeyMasker): INodeCredentialTestResult {
+	return { status: verdict.ok ? 'OK' : 'Error', message: mask.text(verdict.message) };
 }

@@ -6,6 +6,8 @@
  * origin is judged again (n8n itself would send the credential on across origins).
  * The body is read as a stream and counted: past the size cap the download stops, so a large file
  * is never held in memory whole before it is refused.
+ * The file's bytes are kept exactly as they came; what is read as text (a refusal's body, the
+ * headers that name the file, every message) has the API key masked (../secrecy.ts).
  */
 import {
 	NodeOperationError,
@@ -28,8 +30,9 @@ import {
 } from '../download';
 import { failureMessage } from './errors';
 import { parseFailure } from '../problem';
+import { keyMasker } from '../secrecy';
 import { lowerCaseHeaders } from '../transport';
-import { CREDENTIAL_TYPE } from './transport';
+import { CREDENTIAL_TYPE, type DeckGenCredential } from './transport';
 
 const DOWNLOAD_TIMEOUT_MS = 5 * 60_000;
 
@@ -43,13 +46,14 @@ export const downloadOptions: INodeProperties[] = [
 		description: 'Name of the binary property the downloaded file is put in, for Email and Slack nodes to attach',
 	},
 	{
-		displayName: 'Download Link',
+		// Named `downloadLink` since 0.1; the label says it is a path into `links`, not a URL.
+		displayName: 'Download Link Path',
 		name: 'downloadLink',
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. files.pdf',
 		description:
-			'Which link of the status to download: empty for deckUrl (the most likely deck file), else the path of one of the item\'s links, e.g. files.pdf',
+			'Which of the status\'s links to download, by its path in the item\'s links (links[].path, e.g. files.pdf), not a URL. Empty: deckUrl, the most likely deck file.',
 	},
 	{
 		displayName: 'Max Download Size (MB)',
@@ -95,9 +99,13 @@ export async function downloadFile(
 	maxBytes: number,
 	itemIndex: number,
 ): Promise<DownloadedFile> {
-	const fail = (message: string, description: string) => new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+	const credential = (await ctx.getCredentials(CREDENTIAL_TYPE)) as unknown as DeckGenCredential;
+	const mask = keyMasker(credential.apiKey);
+	const fail = (message: string, description: string) =>
+		new NodeOperationError(ctx.getNode(), mask.text(message), { itemIndex, description: mask.text(description) });
 	let current = url;
 	for (let hop = 0; ; hop++) {
+		const connection = closableConnection(ctx.getExecutionCancelSignal?.());
 		const options: IHttpRequestOptions = {
 			method: 'GET',
 			url: current,
@@ -107,10 +115,10 @@ export async function downloadFile(
 			encoding: 'stream',
 			json: false,
 			timeout: DOWNLOAD_TIMEOUT_MS,
-			abortSignal: ctx.getExecutionCancelSignal?.(),
+			abortSignal: connection.signal,
 		};
 		let response: RawResponse;
-		const carriesKey = mayCarryCredential(current, baseUrl);
+		const carriesKey = mayCarryCredential(current, baseUrl, credential.allowPlainHttp === true);
 		try {
 			response = (
 				carriesKey
@@ -118,6 +126,7 @@ export async function downloadFile(
 					: await ctx.helpers.httpRequest(options)
 			) as RawResponse;
 		} catch (error) {
+			connection.release();
 			// n8n's error carries the request config (headers included): only its first line leaves here.
 			const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
 			throw fail(`Could not download ${displayUrl(current)}: ${message}`, 'Check that the link is reachable from n8n; presigned links expire, so read the status again for a fresh one.');
@@ -125,27 +134,29 @@ export async function downloadFile(
 		const headers = lowerCaseHeaders(response.headers ?? {});
 		const next = redirectTarget(response.statusCode, headers, current);
 		if (next) {
-			discard(response.body);
+			connection.close(response.body);
 			if (hop >= MAX_REDIRECTS) throw fail(`Could not download ${displayUrl(url)}: more than ${MAX_REDIRECTS} redirects`, 'The link keeps redirecting; open it in a browser to see where it leads.');
 			current = next;
 			continue;
 		}
 		if (response.statusCode < 200 || response.statusCode >= 300) {
-			const text = (await readCapped(response.body, 64 * 1024)).data.toString('utf8');
-			const failure = parseFailure({ status: response.statusCode, headers, text });
+			const text = (await readCapped(response.body, 64 * 1024, connection)).data.toString('utf8');
+			connection.close(response.body);
+			const failure = parseFailure(mask.response({ status: response.statusCode, headers, text }));
 			throw fail(
 				`Could not download ${displayUrl(current)}: ${failureMessage(failure)}`,
-				downloadRefusalHint(response.statusCode, carriesKey),
+				downloadRefusalHint(response.statusCode, carriesKey, current, baseUrl),
 			);
 		}
 		const declared = Number(headers['content-length']);
 		if (Number.isFinite(declared) && declared > maxBytes) {
-			discard(response.body);
+			connection.close(response.body);
 			throw tooLarge(fail, current, declared, maxBytes);
 		}
-		const read = await readCapped(response.body, maxBytes);
+		const read = await readCapped(response.body, maxBytes, connection);
+		connection.release();
 		if (read.truncated) throw tooLarge(fail, current, undefined, maxBytes);
-		const facts = fileFacts(headers, current);
+		const facts = fileFacts(mask.headers(headers), mask.text(current));
 		const binary = await ctx.helpers.prepareBinaryData(read.data, facts.fileName, facts.mimeType);
 		return { binary, fileName: facts.fileName, mimeType: facts.mimeType, fileSize: read.data.length };
 	}
@@ -158,8 +169,8 @@ function tooLarge(fail: (m: string, d: string) => NodeOperationError, url: strin
 	);
 }
 
-/** Reads a body (stream or bytes) up to `maxBytes`; past it, stops reading and says so. */
-async function readCapped(body: unknown, maxBytes: number): Promise<{ data: Buffer; truncated: boolean }> {
+/** Reads a body (stream or bytes) up to `maxBytes`; past it, closes the connection and says so. */
+async function readCapped(body: unknown, maxBytes: number, connection: ClosableConnection): Promise<{ data: Buffer; truncated: boolean }> {
 	if (body === undefined || body === null) return { data: Buffer.alloc(0), truncated: false };
 	if (Buffer.isBuffer(body) || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || typeof body === 'string') {
 		const data = typeof body === 'string' ? Buffer.from(body) : Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
@@ -171,7 +182,7 @@ async function readCapped(body: unknown, maxBytes: number): Promise<{ data: Buff
 	for await (const chunk of stream) {
 		size += chunk.length;
 		if (size > maxBytes) {
-			stream.destroy?.();
+			connection.close(stream);
 			return { data: Buffer.alloc(0), truncated: true };
 		}
 		chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
@@ -179,6 +190,50 @@ async function readCapped(body: unknown, maxBytes: number): Promise<{ data: Buff
 	return { data: Buffer.concat(chunks), truncated: false };
 }
 
-function discard(body: unknown): void {
-	(body as { destroy?: () => void } | undefined)?.destroy?.();
+interface ClosableConnection {
+	signal: AbortSignal;
+	/** The request is done and its body read whole: nothing to close, only the cancel listener to take off. */
+	release(): void;
+	/** Ends the transfer: the socket is closed, not only the body stream n8n handed back. */
+	close(body: unknown): void;
+}
+
+/**
+ * One download request's connection, closable by the node. n8n's request helper (axios 1.x with
+ * `maxContentLength: Infinity`) returns a stream body as `Readable.from(generator)` wrapped around
+ * the response when it enforces a length; destroying that wrapper before anything read from it ends
+ * a generator that never started, so the response, and the socket under it, stayed open with the
+ * sender still sending until the download timeout. Two things reach the socket:
+ * - the request's own abort signal: axios destroys the request (and its socket) on abort while the
+ *   body is unfinished. `httpRequest` takes our signal; `httpRequestWithAuthentication` replaces it
+ *   with the execution's, so for links on the Base URL this alone is not enough;
+ * - starting the wrapper's read (`read(0)`) before destroying it: the generator is then inside its
+ *   loop over the response, and destroying the wrapper returns the generator, which closes that
+ *   loop and destroys the response and its socket (once the next chunk is in, which the sender is
+ *   sending). A plain response stream is destroyed directly.
+ * The execution's cancel signal aborts it too.
+ */
+function closableConnection(cancel: AbortSignal | undefined): ClosableConnection {
+	const controller = new AbortController();
+	const onCancel = () => controller.abort();
+	if (cancel?.aborted) controller.abort();
+	else cancel?.addEventListener('abort', onCancel, { once: true });
+	return {
+		signal: controller.signal,
+		// Taken off the execution's signal once the request is done, so a run of many downloads leaves none behind.
+		release: () => cancel?.removeEventListener('abort', onCancel),
+		close(body: unknown): void {
+			cancel?.removeEventListener('abort', onCancel);
+			const stream = body as { destroy?: () => void; on?: (event: string, listener: () => void) => void } | undefined;
+			// axios reports the abort as an 'error' event on the body: nobody reads it any more.
+			stream?.on?.('error', () => undefined);
+			if (!controller.signal.aborted) controller.abort();
+			try {
+				(stream as { read?: (size: number) => unknown } | undefined)?.read?.(0);
+			} catch {
+				// a stream that cannot be read any more is destroyed below all the same
+			}
+			stream?.destroy?.();
+		},
+	};
 }

@@ -13,6 +13,7 @@ import {
 
 import { CancelledError } from '../client';
 import { forgetDelivered, MAY_HAVE_BEEN_BOUGHT, purchasesIn, type KeyStore, type Purchase } from '../idempotency';
+import { toolErrorItem } from './tool';
 
 export interface EmittedItem {
 	/** Index of the node output the item goes to. */
@@ -31,6 +32,11 @@ export interface RunOptions {
 	purchases?: KeyStore;
 	/** As an AI tool only output 0 reaches the model, so everything goes there. */
 	singleOutput?: boolean;
+	/**
+	 * As an AI tool a failed item is an answer too (tool.ts `toolErrorItem`): the model reads it on
+	 * output 0 instead of an error text.
+	 */
+	toolAnswers?: boolean;
 }
 
 
@@ -57,7 +63,9 @@ export async function runPerItem(
 				const emitted = await handle(itemIndex);
 				results[itemIndex] = { json: emitted.json, binary: emitted.binary, pairedItem, output: emitted.output };
 			} catch (error) {
-				if (ctx.continueOnFail() && !(error instanceof CancelledError)) {
+				if (options.toolAnswers && !(error instanceof CancelledError)) {
+					results[itemIndex] = { json: toolErrorItem(ctx.getNode(), error as Error).json, pairedItem, output: 0 };
+				} else if (ctx.continueOnFail() && !(error instanceof CancelledError)) {
 					results[itemIndex] = { ...errorItem(error as Error), pairedItem, output: 0 };
 				} else {
 					fatal ??= { error: error as Error, itemIndex };

@@ -2,11 +2,13 @@
  * The service as a node sees it: the credential's base URL, one `call` that goes through the
  * core's retry policy and the credential-wide gate, and the execution's cancel signal.
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
+import { BASE_URL_EMPTY } from '../credentialCheck';
 import { callService, gateFor, type CallResult, type CredentialGate, type Sleep } from '../client';
 import { sha256Hex } from '../idempotency';
 import type { RetrySettings } from '../retry';
+import { isLoopbackHost, plainHttpRefusal } from '../secrecy';
 import type { ServiceRequest } from '../transport';
 import { abortableSleep, CREDENTIAL_TYPE, n8nTransport, type DeckGenCredential } from './transport';
 
@@ -24,6 +26,14 @@ export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
 	const decrypted = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const credential = decrypted as unknown as DeckGenCredential;
 	const baseUrl = String(credential.baseUrl ?? '').replace(/\/+$/, '');
+	if (!baseUrl.trim()) throw new NodeOperationError(ctx.getNode(), BASE_URL_EMPTY, { description: 'Open the Deck Generator credential and fill in Base URL.' });
+	// Before any request: the key never goes over plain HTTP to another machine unless the credential says so.
+	const refusal = plainHttpRefusal(baseUrl, credential.allowPlainHttp);
+	if (refusal) {
+		throw new NodeOperationError(ctx.getNode(), refusal, {
+			description: 'Open the Deck Generator credential and fix its Base URL field (https://), or switch on its Allow Plain HTTP field for a trusted network.',
+		});
+	}
 	// The gate is shared per credential, found by a fingerprint that cannot be turned back into the key.
 	const gate = gateFor(sha256Hex(`${baseUrl}\u0000${credential.apiKey}`).slice(0, 32));
 	const transport = n8nTransport(ctx, baseUrl, undefined, decrypted);
@@ -51,8 +61,7 @@ export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
 /** Loopback hosts, where polling faster than the contract's 5 s is allowed (tests, benchmarks). */
 export function isLoopback(baseUrl: string): boolean {
 	try {
-		const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
-		return host === 'localhost' || host === '::1' || /^127\./.test(host);
+		return isLoopbackHost(new URL(baseUrl).hostname);
 	} catch {
 		return false;
 	}

@@ -2,6 +2,8 @@
  * The run-time transport: n8n's `httpRequestWithAuthentication`, so proxies, SSRF rules and the
  * credential's `authenticate` block stay n8n's. n8n's own errors carry the request config
  * (headers included), so they are never passed on: only a sanitised message leaves here.
+ * Every answer leaves here with the API key masked in its body and headers (`keyMasker`), so no
+ * text the service sent can carry the key into an item, an error or a log line.
  */
 import {
 	sleep as n8nSleep,
@@ -13,6 +15,7 @@ import {
 
 import { CancelledError, type Sleep } from '../client';
 import { sameOriginHop } from '../download';
+import { keyMasker } from '../secrecy';
 import { lowerCaseHeaders, TransportError, type Transport } from '../transport';
 
 export const CREDENTIAL_TYPE = 'deckGenApi';
@@ -21,6 +24,8 @@ export interface DeckGenCredential {
 	apiKey: string;
 	baseUrl: string;
 	accountUrl?: string;
+	/** Off by default: a Base URL of plain http:// to another machine is refused (../secrecy.ts). */
+	allowPlainHttp?: boolean;
 }
 
 /**
@@ -34,6 +39,7 @@ export function n8nTransport(ctx: IExecuteFunctions, baseUrl: string, timeoutMs 
 	const credentialsDecrypted: ICredentialsDecrypted | undefined = credential
 		? { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: credential }
 		: undefined;
+	const mask = keyMasker(credential?.apiKey);
 	return async (request) => {
 		let url = `${root}${request.path}`;
 		let method = request.method;
@@ -71,10 +77,10 @@ export function n8nTransport(ctx: IExecuteFunctions, baseUrl: string, timeoutMs 
 			}
 			if (!response) {
 				if (ctx.getExecutionCancelSignal?.()?.aborted) throw new CancelledError();
-				throw new TransportError(sanitisedNetworkMessage(failure), (failure as { code?: string }).code);
+				throw new TransportError(mask.text(sanitisedNetworkMessage(failure)), (failure as { code?: string }).code);
 			}
 			const answered = lowerCaseHeaders(response.headers ?? {});
-			const next = sameOriginHop(response.statusCode, answered, url, root, method, hops);
+			const next = sameOriginHop(response.statusCode, answered, url, root, method, hops, credential?.allowPlainHttp === true);
 			if (next) {
 				url = next.url;
 				if (next.asGet) {
@@ -84,7 +90,7 @@ export function n8nTransport(ctx: IExecuteFunctions, baseUrl: string, timeoutMs 
 				}
 				continue;
 			}
-			return { status: response.statusCode, headers: answered, text: bodyText(response.body) };
+			return mask.response({ status: response.statusCode, headers: answered, text: bodyText(response.body) });
 		}
 	};
 }

@@ -7,7 +7,9 @@ import { DeckGen } from '../../../nodes/DeckGen/DeckGen.node';
 import { DeckGenWait } from '../../../nodes/DeckGenWait/DeckGenWait.node';
 import { CREDENTIAL_TEST_METHOD } from '../../../nodes/shared/n8n/credentialTest';
 import { DeckGenApi } from '../../../credentials/DeckGenApi.credentials';
-import { testCredentials } from '../../harness';
+import { credentialVerdict } from '../../../nodes/shared/credentialCheck';
+import { runWorkflow, testCredentials } from '../../harness';
+import { brief, loadWorkflow } from './fixture';
 import { start, type Simulator } from '../../simulator';
 
 describe('Credential test (Test button) against the simulator', () => {
@@ -59,10 +61,35 @@ describe('Credential test (Test button) against the simulator', () => {
 		expect(await press(sim.keys.narrow)).toEqual({
 			status: 'Error',
 			message:
-				'403 insufficient_scope: the key lacks credits:read (actions it grants on credits: none). Scopes live on the key: mint a new key that includes credits:read; signing in again does not help.',
+				'403 insufficient_scope: the key lacks credits:read (actions it grants on credits: none). Scopes live on the key: mint a new key that includes credits:read; signing in again does not help. The key may still work for the other operations (Create needs decks:spend, Get Status and the Wait node decks:read): only this test and Get Credits read the balance.',
 		});
 		const { key } = sim.control.createAccount({ scopes: ['credits:spend', 'decks:read'] });
 		expect((await press(key)).message).toMatch(/^403 insufficient_scope: the key lacks credits:read \(actions it grants on credits: spend\)\./);
+	});
+
+	test('403 for credits:read says the key may still work elsewhere, and it does: the same key creates a deck', async () => {
+		const { key } = sim.control.createAccount({ balance: 50, scopes: ['decks:spend', 'decks:read'] });
+		expect((await press(key)).message).toMatch(/lacks credits:read .* The key may still work for the other operations/);
+		const before = sim.ledger.charges.length;
+		const result = await runWorkflow(loadWorkflow('create'), {
+			credentials: { deckGenApi: { apiKey: key, baseUrl: sim.url } },
+			inputItems: [{ json: brief() }],
+		});
+		expect(result.output('Success').map((item) => item.json.outcome)).toEqual(['success']);
+		expect(sim.ledger.charges.length - before).toBe(1);
+	});
+
+	test('a refusal of another scope does not say so', async () => {
+		const refusal = credentialVerdict(
+			{
+				status: 403,
+				headers: { 'content-type': 'application/problem+json' },
+				text: JSON.stringify({ code: 'forbidden', reason: 'insufficient_scope', retryable: false, requiredResource: 'decks', requiredAction: 'read', grantedActions: [] }),
+			},
+			sim.url,
+		);
+		expect(refusal.message).toMatch(/^403 insufficient_scope: the key lacks decks:read/);
+		expect(refusal.message).not.toMatch(/may still work/);
 	});
 
 	test('403 unrecognized_scope lists the scopes that could not be read', async () => {
@@ -121,6 +148,14 @@ describe('Credential test (Test button) against the simulator', () => {
 			status: 'Error',
 			message: expect.stringMatching(/^No answer from http:\/\/127\.0\.0\.1:9 \(.*ECONNREFUSED.*\)\. Check the Base URL and that n8n can reach it\.$/),
 		});
+		// The credential's Base URL starts empty (there is no address everyone shares): Test says so, sends nothing.
+		expect(new DeckGenApi().properties.find((p) => p.name === 'baseUrl')).toMatchObject({ default: '', required: true });
+		const before = sim.ledger.requests.length;
+		expect(await press(sim.keys.personal, '')).toEqual({
+			status: 'Error',
+			message: 'The Base URL is empty. Enter the root address of the service’s API (without /v1), as your provider gives it with the API key.',
+		});
+		expect(sim.ledger.requests.length).toBe(before);
 		expect(await press(sim.keys.personal, 'api.deckgen.example')).toEqual({
 			status: 'Error',
 			message: 'The Base URL "api.deckgen.example" is not an address. Enter the service root, e.g. https://api.deckgen.example.',

@@ -59,7 +59,7 @@ describe.each(['text', 'object'] as const)('the status word as %s', (statusWordS
 describe('file links given as root-relative paths', () => {
 	let sim: Simulator;
 	beforeAll(async () => {
-		sim = await start({ seed: 77, clock: { manual: true }, choices: { fileLinks: 'api-relative', resultLinks: 'files' } });
+		sim = await start({ seed: 77, clock: { manual: true }, choices: { fileLinks: 'api-relative', resultLinks: 'files', statusLinks: 'none' } });
 	});
 	afterAll(async () => await sim.close());
 

@@ -31,6 +31,26 @@ export function patchNode(
 	return copy;
 }
 
+/**
+ * A copy of a Create workflow whose Material IDs and Additional Languages (or the ones named) read
+ * `material_ids` and `additional_languages` from the item. Only where a test sends them: a list field
+ * that is set but comes out empty stops the item (it would buy the deck without part of its brief).
+ */
+export function withListFields(
+	workflow: WorkflowJson,
+	fields: Array<'materialIds' | 'additionalLanguages'> = ['materialIds', 'additionalLanguages'],
+): WorkflowJson {
+	const copy = JSON.parse(JSON.stringify(workflow)) as WorkflowJson;
+	const target = copy.nodes.find((n) => n.name === DECK_NODE);
+	if (!target) throw new Error(`no node ${DECK_NODE}`);
+	const expressions = { materialIds: '={{ $json.material_ids }}', additionalLanguages: '={{ $json.additional_languages }}' };
+	target.parameters.additionalFields = {
+		...(target.parameters.additionalFields as object),
+		...Object.fromEntries(fields.map((field) => [field, expressions[field]])),
+	};
+	return copy;
+}
+
 export const continueErrorOutput = (workflow: WorkflowJson) =>
 	patchNode(workflow, DECK_NODE, { onError: 'continueErrorOutput' });
 

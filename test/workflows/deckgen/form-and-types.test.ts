@@ -276,7 +276,7 @@ describe("Upload's Idempotency Key", () => {
 		expect(first).toMatchObject({ idempotencyKey: 'dlv-upload-1', materialId: expect.any(String) });
 		expect(again).toMatchObject({ idempotencyKey: 'dlv-upload-1', materialId: first.materialId, replayed: true });
 		const posts = sim.ledger.requests.slice(before).filter((r) => r.path === '/v1/materials');
-		const uploadStatus = sim.profile.materialResponse === 'reference' ? 201 : 200;
+		const uploadStatus = sim.profile.materialResponse === 'plain' ? 200 : 201;
 		expect(posts.map((p) => [p.idempotencyKey, p.status, p.replayed ?? false])).toEqual([
 			['dlv-upload-1', uploadStatus, false],
 			['dlv-upload-1', uploadStatus, true],

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { start, type Simulator } from '../../simulator';
-import { brief, continueErrorOutput, DECK_NODE, jsonOf, loadWorkflow, runWith } from './fixture';
+import { brief, continueErrorOutput, DECK_NODE, jsonOf, loadWorkflow, runWith, withListFields } from './fixture';
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
@@ -143,9 +143,9 @@ describe('Deck Generator operations (workflow runs against the simulator)', () =
 		]);
 		const [material] = jsonOf(uploaded.output('Success'));
 		expect(material).toMatchObject({ outcome: 'success', materialId: expect.stringMatching(/^mat_/) });
-		expect(material.filename ?? material.name).toBe('brief.pdf');
+		expect(material.filename ?? material.name ?? material.file_name).toBe('brief.pdf');
 
-		const created = await runWith(sim, loadWorkflow('create'), key, [brief({ material_ids: [material.materialId] })]);
+		const created = await runWith(sim, withListFields(loadWorkflow('create'), ['materialIds']), key, [brief({ material_ids: [material.materialId] })]);
 		expect(created.output('Success')[0].json.taskId).toEqual(expect.any(String));
 	});
 
@@ -218,10 +218,14 @@ describe('what Create puts on the wire', () => {
 
 	test('only the fields the user filled, named as the contract names them, and never an unlisted one', async () => {
 		const { runWorkflow } = await import('../../harness');
-		const result = await runWorkflow(loadWorkflow('create'), {
-			credentials: { deckGenApi: { apiKey: 'dg_recorder_key_0123456789', baseUrl: url } },
+		const credentials = { deckGenApi: { apiKey: 'dg_recorder_key_0123456789', baseUrl: url } };
+		// Material IDs and Additional Languages are on the form only where the brief has them: a list field
+		// that is set but comes out empty stops the item.
+		const plain = await runWorkflow(loadWorkflow('create'), { credentials, inputItems: [{ json: { title: 'Only a title', expected_credits: 10 } }] });
+		expect(plain.status).toBe('success');
+		const result = await runWorkflow(withListFields(loadWorkflow('create')), {
+			credentials,
 			inputItems: [
-				{ json: { title: 'Only a title', expected_credits: 10 } },
 				{
 					json: {
 						...brief(),
@@ -251,6 +255,6 @@ describe('what Create puts on the wire', () => {
 		expect(headers[0]['idempotency-key']).not.toEqual(headers[1]['idempotency-key']);
 		expect(headers[0].authorization).toBe('Bearer dg_recorder_key_0123456789');
 		expect(headers[0]['content-type']).toBe('application/json');
-		expect(result.output(DECK_NODE).map((i) => i.json.taskId)).toEqual(['tsk_1', 'tsk_2']);
+		expect([...plain.output(DECK_NODE), ...result.output(DECK_NODE)].map((i) => i.json.taskId)).toEqual(['tsk_1', 'tsk_2']);
 	});
 });

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { start, type Simulator } from '../../simulator';
-import { brief, continueErrorOutput, DECK_NODE, jsonOf, loadWorkflow, runWith } from './fixture';
+import { brief, continueErrorOutput, DECK_NODE, jsonOf, loadWorkflow, runWith, withListFields } from './fixture';
 
 const OUTPUTS = ['Success', 'Checkout', 'Client Action', 'Errors'] as const;
 
@@ -32,7 +32,7 @@ describe('Deck Generator outcomes (Create workflow against the simulator)', () =
 	];
 	test.each(checkoutCases)('402 %s goes to Checkout with its ordered options and a readable message', async (_name, key, fields, cta) => {
 		const charges = sim.ledger.charges.length;
-		const result = await runWith(sim, create, key(), [brief(fields)]);
+		const result = await runWith(sim, 'additional_languages' in fields ? withListFields(create, ['additionalLanguages']) : create, key(), [brief(fields)]);
 		const { Checkout } = where(result);
 		expect(Checkout).toHaveLength(1);
 		expect(Checkout[0]).toMatchObject({ outcome: 'checkout', code: 'insufficient_credits', cta });
@@ -152,7 +152,7 @@ describe('Deck Generator outcomes (Create workflow against the simulator)', () =
 			['403 insufficient_scope', () => sim.keys.narrow, {}, /403 forbidden\/insufficient_scope/, /decks:spend.*new key.*signing in again does not help/],
 			['403 unrecognized_scope', () => sim.keys.unrecognized, {}, /403 forbidden\/unrecognized_scope/, /<resource>:<action>/],
 			['403 not_enrolled', () => sim.keys.notEnrolled, {}, /403 forbidden\/not_enrolled/, /not switched on.*No retry helps/],
-			['422 validation (field list)', () => sim.keys.personal, { output_language: 'not a language tag' }, /output_language/, /Fix these fields: output_language/],
+			['422 validation (field list, in the form\'s labels)', () => sim.keys.personal, { output_language: 'not a language tag' }, /Output Language/, /Fix these fields: Output Language/],
 			['413 body too large', () => sim.keys.personal, { core_message: 'x'.repeat(70 * 1024) }, /413 payload_too_large/, /Material → Upload/],
 		];
 		test.each(errorCases)('%s', async (_name, key, fields, message, remedy) => {

@@ -96,6 +96,43 @@ describe('a failing execution names every purchase', () => {
 		expect(chargesOf(principalId)).toHaveLength(2);
 	});
 
+	test.each([
+		['a 503', 'status503', 503],
+		['a 429', 'status429', 429],
+	] as const)('a purchase committed and then answered 500, its retry %s, is named as "may have been bought"', async (_name, last, lastStatus) => {
+		const { key, principalId } = sim.control.createAccount({ balance: 1000, subscriber: true });
+		const [taskId] = [0].map(() => sim.control.seedDeck({ key, durationMs: 0 }));
+		// The service buys, then fails its answer; the retry of the same key meets a 503 or a 429.
+		sim.control.setFaults([
+			{
+				path: `/v1/decks/${taskId}/translations`,
+				kind: 'status500',
+				afterCommit: true,
+				times: 1,
+				// Max Retry Wait is 0, so a wait the service asks for ends the item: the last answer is that one.
+				followedBy: [{ kind: last }],
+			},
+		]);
+		const workflow = oneAtATime(loadWorkflow('translate'));
+
+		const result = await runWith(sim, workflow, key, translateItems([taskId]));
+
+		expect(result.status).toBe('error');
+		const [charge] = chargesOf(principalId);
+		expect(charge).toBeDefined();
+		const error = savedError(result);
+		expect(error.context.unansweredPurchases).toEqual([expect.objectContaining({ item: 0, idempotencyKey: charge.idempotencyKey })]);
+		expect(error.description).toContain('may have been bought; retrying the execution replays it without a second charge');
+		const answers = sim.ledger.requests.filter((r) => r.idempotencyKey === charge.idempotencyKey).map((r) => r.status);
+		expect(answers).toEqual([500, lastStatus]);
+
+		// Retrying replays it: the deck reaches an output, charged once.
+		sim.control.setFaults([]);
+		const retry = await runWith(sim, workflow, key, [], { previousRun: result, mode: 'retry' });
+		expect(jsonOf(retry.output('Success'))[0]).toMatchObject({ taskId, replayed: true });
+		expect(chargesOf(principalId)).toHaveLength(1);
+	});
+
 	test('with continue-on-fail, the item whose answer was lost says so on the error output, with its key', async () => {
 		const { key } = sim.control.createAccount({ balance: 1000, subscriber: true });
 		const taskId = sim.control.seedDeck({ key, durationMs: 0 });

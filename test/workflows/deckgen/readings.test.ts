@@ -18,7 +18,7 @@ const REASONS: Array<{ reason: string; key: DemoKeyName; cta: string; grouped: '
 	{ reason: 'org_key_cap_reached', key: 'orgKeyCapped', cta: 'manage_decks', grouped: 'Client Action', split: 'Manage Decks' },
 ];
 
-describe.each<Placement>(['top-level', 'options-only', 'none'])('402 with the cta %s', (paymentCta) => {
+describe.each<Placement>(['top-level', 'options-only', 'options-strings', 'none'])('402 with the cta %s', (paymentCta) => {
 	let sim: Simulator;
 	beforeAll(async () => {
 		// The org-spend refusal stays a 402 here (profile B makes it a 403, which is an error, not a route).

@@ -36,7 +36,7 @@ describe('Deck Generator Wait: Download File', () => {
 
 	test('links given as paths on the service are resolved on the Base URL, and the file comes down with the key', async () => {
 		await sim.close();
-		sim = await start({ seed: 16, clock: { speed: 1_000 }, deckFileBytes: 1024, choices: { fileLinks: 'api-relative', resultLinks: 'files' } });
+		sim = await start({ seed: 16, clock: { speed: 1_000 }, deckFileBytes: 1024, choices: { fileLinks: 'api-relative', resultLinks: 'files', statusLinks: 'none' } });
 		const a = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded' });
 		const { completed } = await runWait('download', sim, [{ taskId: a }]);
 		expect(completed).toHaveLength(1);

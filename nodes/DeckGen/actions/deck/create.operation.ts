@@ -12,6 +12,7 @@ import {
 	spendOptions,
 	type TypedField,
 } from '../common';
+import type { FormLabels } from '../../../shared/formLabels';
 import type { Operation } from '../node.type';
 import { sendMutation, type ItemContext } from '../send';
 
@@ -32,6 +33,10 @@ const simplifyOption: INodeProperties = {
 /** What a simplified Success item keeps, when present. */
 const SIMPLE_FIELDS = ['taskId', 'outcome', 'replayed', 'repricedFrom'] as const;
 
+/**
+ * The form reads as a person thinks about a deck: what it is about (the brief), then what it may
+ * cost, then the rest. Only fields the user fills are sent.
+ */
 const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -40,8 +45,14 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{ ...expectedCreditsField },
-	maxCreditsField,
+	{
+		// The contract leaves it to the service which creation fields are required.
+		displayName:
+			'Which fields the service requires is up to the service: it may ask for a Title or a Core Message (or more). A refusal names the fields as this form does.',
+		name: 'requiredFieldsNotice',
+		type: 'notice',
+		default: '',
+	},
 	{
 		displayName: 'Title',
 		name: 'title',
@@ -74,6 +85,8 @@ const properties: INodeProperties[] = [
 			'Number of slides. Above the free slide cap the service may answer with Client Action (upgrade or confirm a surcharge).',
 		hint: '0: not sent, the service decides',
 	},
+	{ ...expectedCreditsField },
+	maxCreditsField,
 	{
 		displayName: 'Confirm Slide Surcharge',
 		name: 'confirmSlideSurcharge',
@@ -136,8 +149,18 @@ const properties: INodeProperties[] = [
 				description: 'Language of the deck, passed to the service as given (e.g. en)',
 			},
 			// Where Slide Count was before it moved onto the form: still read from workflows saved
-			// then (n8n drops a saved value its node no longer declares), never offered or shown.
-			{ displayName: 'Slide Count (Saved by 0.1)', name: 'slideCount', type: 'hidden', default: 0 },
+			// then (n8n drops a saved value its node no longer declares). Shown on those nodes only
+			// (version 1), so a value that is sent is never invisible; a new node never offers it.
+			{
+				displayName: 'Slide Count (Saved by 0.1)',
+				name: 'slideCount',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 0 },
+				default: 0,
+				description:
+					'Set by a workflow saved with version 0.1, and still sent while Slide Count on the form is 0. Move the value to Slide Count above and remove this field.',
+				displayOptions: { show: { '@version': [1] } },
+			},
 		],
 	},
 	optionsCollection([...spendOptions, simplifyOption]),
@@ -155,6 +178,22 @@ const PASSED_AS_GIVEN = {
 	context: 'context',
 	outputLanguage: 'output_language',
 } as const;
+
+/** Body field → the label on this form, so that a 400/422 names the fields as the form does. */
+export const CREATE_FORM_LABELS: FormLabels = {
+	title: 'Title',
+	core_message: 'Core Message',
+	audience: 'Audience',
+	slide_count: 'Slide Count',
+	expected_credits: 'Expected Credits',
+	confirm_slide_surcharge: 'Confirm Slide Surcharge',
+	deck_class: 'Deck Class',
+	notes: 'Notes',
+	context: 'Context',
+	material_ids: 'Material IDs',
+	output_language: 'Output Language',
+	additional_languages: 'Additional Languages',
+};
 
 const SLIDE_COUNT_FIX = 'Set "Slide Count" to a whole number of slides, e.g. 12 (0 leaves it out).';
 const SLIDE_COUNT: TypedField = { parameter: 'slideCount', label: 'Slide Count', fix: SLIDE_COUNT_FIX };
@@ -195,14 +234,11 @@ export function buildCreateBody(item: ItemContext): Record<string, unknown> {
 		const value = additional[parameter];
 		if (value !== undefined && value !== '') body[field] = value;
 	}
-	if (additional.materialIds !== undefined) {
-		const materialIds = readList(ctx, 'additionalFields.materialIds', itemIndex);
-		if (materialIds) body.material_ids = materialIds;
-	}
-	if (additional.additionalLanguages !== undefined) {
-		const languages = readList(ctx, 'additionalFields.additionalLanguages', itemIndex);
-		if (languages) body.additional_languages = languages;
-	}
+	// Read whether or not the value came out: a field that is filled but evaluates to nothing stops the item.
+	const materialIds = readList(ctx, 'additionalFields.materialIds', itemIndex, 'Material IDs');
+	if (materialIds) body.material_ids = materialIds;
+	const languages = readList(ctx, 'additionalFields.additionalLanguages', itemIndex, 'Additional Languages');
+	if (languages) body.additional_languages = languages;
 	return body;
 }
 
@@ -214,6 +250,7 @@ export async function execute(item: ItemContext) {
 		json: buildCreateBody(item),
 		options: readOptions(item.ctx, item.itemIndex),
 		requiredMember: 'taskId',
+		formLabels: CREATE_FORM_LABELS,
 	});
 	if (emitted.json.outcome !== 'success' || item.ctx.getNodeParameter('options.simplify', item.itemIndex, false) !== true) return emitted;
 	const json: typeof emitted.json = {};

@@ -1,7 +1,7 @@
 import { NodeOperationError, updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { displayUrl } from '../../../shared/download';
-import { chooseLink, deckLinks } from '../../../shared/links';
+import { chooseLink, deckLinks, putDeckLinks } from '../../../shared/links';
 import { downloadFile, downloadOptions, readDownloadSettings } from '../../../shared/n8n/download';
 import { toNodeApiError } from '../../../shared/n8n/errors';
 import { stateOf, statusWordOf } from '../../../shared/status';
@@ -49,7 +49,9 @@ export async function execute(item: ItemContext) {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const settings = readDownloadSettings(options);
 	const source = ctx.getNodeParameter('source', itemIndex, 'taskId') as string;
-	const json: IDataObject = {};
+	const input = ctx.getInputData()[itemIndex];
+	// The input item's fields go on (e.g. the requester's address for the next Email node).
+	const json: IDataObject = { ...input?.json };
 	let url: string | undefined;
 
 	if (source === 'url') {
@@ -70,7 +72,8 @@ export async function execute(item: ItemContext) {
 		const body = result.outcome.body;
 		const word = statusWordOf(body);
 		const found = deckLinks(body, `${service.baseUrl}${deckPath(taskId, 'status')}`);
-		Object.assign(json, { taskId, status: word ?? null, ...found });
+		Object.assign(json, { taskId, status: word ?? null });
+		putDeckLinks(json, found, input?.json, 'input');
 		if (stateOf(word) !== 'succeeded') {
 			throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} is not finished (status "${word ?? ''}"); nothing to download yet`, {
 				itemIndex,
@@ -82,13 +85,12 @@ export async function execute(item: ItemContext) {
 			const paths = found.links.map((link) => link.path).join(', ') || 'none';
 			throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} has no link ${settings.downloadLink ? `at "${settings.downloadLink}"` : 'to download'}`, {
 				itemIndex,
-				description: `Links in its status: ${paths}. Set Download Link to one of them, or leave it empty for deckUrl.`,
+				description: `Links in its status: ${paths}. Set Download Link Path to one of them, or leave it empty for deckUrl.`,
 			});
 		}
 	}
 
 	const file = await downloadFile(ctx, service.baseUrl, url, settings.maxBytes, itemIndex);
-	const input = ctx.getInputData()[itemIndex];
 	return {
 		output: 0,
 		json: { ...json, outcome: 'success', fileName: file.fileName, mimeType: file.mimeType, fileSize: file.fileSize, downloadedFrom: displayUrl(url) },

@@ -1,6 +1,6 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { deckLinks } from '../../../shared/links';
+import { deckLinks, putDeckLinks } from '../../../shared/links';
 import { withState } from '../../../shared/status';
 import { deckPath } from '../../../shared/transport';
 import { callOptions, readOptions, readTaskId, taskIdField, optionsCollection } from '../common';
@@ -27,7 +27,12 @@ export async function execute(item: ItemContext) {
 	return await sendRead(item, {
 		path: deckPath(taskId, 'status'),
 		retry: readOptions(item.ctx, item.itemIndex).retry,
-		decorate: (body) => ({ taskId, ...withState(body), ...deckLinks(body, `${item.service.baseUrl}${deckPath(taskId, 'status')}`) }),
+		decorate: (body) => {
+			const json: Record<string, unknown> = { taskId, ...withState(body) };
+			// The service's own `links` / `deckUrl`, if it sends such members, stay as serviceLinks / serviceDeckUrl.
+			putDeckLinks(json, deckLinks(body, `${item.service.baseUrl}${deckPath(taskId, 'status')}`), body, 'service');
+			return json;
+		},
 	});
 }
 

@@ -36,7 +36,7 @@ export const description = updateDisplayOptions(
  */
 export async function execute(item: ItemContext) {
 	const instructions = String(item.ctx.getNodeParameter('instructions', item.itemIndex, '')).trim();
-	return await spendOnDeck(item, 'deck.revise', 'revisions', { instructions });
+	return await spendOnDeck(item, 'deck.revise', 'revisions', { instructions }, { instructions: 'Instructions' });
 }
 
 export const revise: Operation = { description, execute, spends: true };

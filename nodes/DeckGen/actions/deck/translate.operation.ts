@@ -31,14 +31,14 @@ export const description = updateDisplayOptions(
  */
 export async function execute(item: ItemContext) {
 	const { ctx, itemIndex } = item;
-	const languages = readList(ctx, 'languages', itemIndex);
+	const languages = readList(ctx, 'languages', itemIndex, 'Languages');
 	if (!languages?.length) {
 		throw new NodeOperationError(ctx.getNode(), 'Languages is empty', {
 			itemIndex,
 			description: 'Set "Languages" to one or more language codes, e.g. de, fr.',
 		});
 	}
-	return await spendOnDeck(item, 'deck.translate', 'translations', { languages });
+	return await spendOnDeck(item, 'deck.translate', 'translations', { languages }, { languages: 'Languages' });
 }
 
 export const translate: Operation = { description, execute, spends: true };

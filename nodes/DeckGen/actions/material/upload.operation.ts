@@ -1,5 +1,6 @@
 import { NodeOperationError, updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
+import { materialIdOf, withoutMaterialEnvelope } from '../../../shared/materialRecord';
 import { precheckMaterial } from '../../../shared/materials';
 import { multipartBody } from '../../../shared/multipart';
 import { callOptions, idempotencyKeyOption, optionsCollection, readOptions } from '../common';
@@ -79,7 +80,14 @@ export async function execute(item: ItemContext) {
 		path: '/v1/materials',
 		raw: multipartBody({ field: 'file', filename, contentType: verdict.contentType, bytes }),
 		options: readOptions(ctx, itemIndex),
-		decorate: (body) => ({ materialId: body.materialId ?? body.id, ...body }),
+		// Wherever the service names it (shared/materialRecord.ts); without one the upload is an error
+		// keeping the whole answer, as Create without taskId.
+		decorate: (answer) => {
+			const body = withoutMaterialEnvelope(answer);
+			const materialId = materialIdOf(body);
+			return materialId !== undefined ? { materialId, ...body } : body;
+		},
+		requiredMember: 'materialId',
 	});
 }
 

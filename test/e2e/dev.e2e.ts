@@ -1,0 +1,133 @@
+/**
+ * `npm run dev`'s set-up (test/dev/dev.ts startDev: simulator, Slack/email stand-in, real n8n with the
+ * built package, credential, every example imported runnable) runs every example file of
+ * test/workflows/examples to its end: what a person sees after `npm run dev` before wiring real accounts.
+ * Only the clocks are faster than in `npm run dev` (decks of 10-35 min take 0.1-0.35 s, n8n Wait nodes 1 s).
+ *
+ * Run: npm run test:e2e  (DECKGEN_E2E_FLAVORS=v2 to run one flavor)
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import * as fs from 'fs';
+import * as path from 'path';
+import { DEFAULT_ARGS, startDev, type DevSession, type DevWorkflow } from '../dev/dev';
+import { ensureBuilt } from './fixtures/build';
+import { EXAMPLES_DIR } from './fixtures/examples';
+import type { SinkRecord } from './fixtures/sink';
+import { Flavor, e2eFlavors } from './n8n-install';
+import { closeHttpClients, ExecutionDetail, freePort } from './n8n-instance';
+
+const flavors: Flavor[] = e2eFlavors(['v2']);
+const FILES = fs
+	.readdirSync(EXAMPLES_DIR)
+	.filter((f) => f.endsWith('.json'))
+	.sort();
+
+type Json = Record<string, any>;
+
+/** What each example must have delivered to the stand-in (node name -> kind and attachments), besides ending in success. */
+const DELIVERS: Record<string, Array<{ node: string; kind: SinkRecord['kind']; attachments?: number }>> = {
+	'webhook-to-slack.json': [
+		{ node: 'Slack: deck ready', kind: 'sink' },
+		{ node: 'Email: deck ready', kind: 'sink', attachments: 1 },
+	],
+	'weekly-report.json': [{ node: 'Email the deck', kind: 'sink', attachments: 1 }],
+	'surcharge-approval.json': [
+		{ node: 'Ask for approval in Slack', kind: 'approval' },
+		{ node: 'Slack: deck ready', kind: 'sink' },
+	],
+	'materials.json': [{ node: 'q3-results.pdf', kind: 'file' }],
+	'at-scale.json': [{ node: 'Slack: deck file', kind: 'sink', attachments: 1 }],
+	// an MCP client drives it (below); nothing goes to Slack or email
+	'mcp-agent-tools.json': [],
+};
+
+afterAll(async () => {
+	await closeHttpClients();
+});
+
+describe.each(flavors)('npm run dev (n8n %s): every example runs with the stand-ins', (flavor) => {
+	let dev: DevSession;
+	const lines: string[] = [];
+
+	beforeAll(async () => {
+		ensureBuilt();
+		dev = await startDev(
+			{ ...DEFAULT_ARGS, flavor, port: await freePort(), simPort: 0, speed: 6000, waitCapSeconds: 1, pollSeconds: 0.05, examples: EXAMPLES_DIR },
+			(line) => lines.push(line),
+		);
+	});
+
+	afterAll(async () => {
+		await dev?.stop();
+	});
+
+	/** the executions of `w` a webhook call started, each finished */
+	const webhookExecutions = async (w: DevWorkflow, count: number): Promise<ExecutionDetail[]> => {
+		const deadline = Date.now() + 90_000;
+		for (;;) {
+			const list = await dev.n8n.listExecutions({ workflowId: w.id });
+			if (list.length >= count) return Promise.all(list.map((e) => dev.n8n.waitForExecution(String(e.id), { timeoutMs: 90_000 })));
+			if (Date.now() > deadline) throw new Error(`expected ${count} executions of ${w.name}, got ${list.length}`);
+			await new Promise((r) => setTimeout(r, 100));
+		}
+	};
+
+	test('imports every example file, runnable: no Slack or email node left, the credential bound, webhooks published', async () => {
+		expect(dev.workflows.map((w) => w.file)).toEqual(FILES);
+		for (const w of dev.workflows) {
+			const saved = await dev.n8n.getWorkflow(w.id);
+			const types = (saved.nodes as Json[]).map((n) => n.type);
+			expect({ file: w.file, left: types.filter((t) => t === 'n8n-nodes-base.slack' || t === 'n8n-nodes-base.emailSend') }).toEqual({ file: w.file, left: [] });
+			for (const n of (saved.nodes as Json[]).filter((n) => n.credentials?.deckGenApi)) expect(n.credentials.deckGenApi.id).toBe(dev.credential.id);
+			expect(w.active).toBe(w.webhookPaths.length + w.mcpPaths.length > 0);
+		}
+	});
+
+	test.each(FILES)('%s runs to its end and delivers to the stand-in', async (file) => {
+		expect(DELIVERS[file]).toBeDefined();
+		const w = dev.workflows.find((x) => x.file === file)!;
+		const before = dev.sim.ledger.charges.length;
+		let executions: ExecutionDetail[];
+		if (w.mcpPaths.length) {
+			// what the printed line tells a person to do: an MCP client on /mcp/<path> with the session's token
+			const client = new Client({ name: 'deckgen-dev-e2e', version: '1.0.0' });
+			await client.connect(
+				new StreamableHTTPClientTransport(new URL(`${dev.n8n.baseUrl}/mcp/${w.mcpPaths[0]}`), { requestInit: { headers: { Authorization: `Bearer ${dev.mcpToken}` } } }),
+			);
+			try {
+				const brief = { title: `Launch plan (${file})`, coreMessage: 'Why the new plan wins', audience: 'Sales team', slideCount: 8, expectedCredits: 10, confirmSlideSurcharge: false };
+				const answer = (await client.callTool({ name: 'Create_Deck', arguments: brief })) as { isError?: boolean; content: Array<{ text?: string }> };
+				expect({ isError: Boolean(answer.isError), text: answer.content.map((c) => c.text ?? '').join('') }).toEqual({ isError: false, text: expect.stringMatching(/"outcome":\s*"success"/) });
+			} finally {
+				await client.close().catch(() => undefined);
+			}
+			executions = await webhookExecutions(w, 1);
+		} else if (w.webhookPaths.length) {
+			const answer = await dev.n8n.runWebhook({
+				path: w.webhookPaths[0],
+				headers: { 'x-delivery-id': `dev-e2e-${flavor}-${file}` },
+				body: { title: `Launch plan (${file})`, coreMessage: 'Why the new plan wins', audience: 'Sales team', slideCount: 8, requesterEmail: 'you@example.com' },
+			});
+			expect(answer.status).toBeLessThan(300);
+			executions = await webhookExecutions(w, 1);
+		} else {
+			const saved = await dev.n8n.getWorkflow(w.id);
+			const trigger = (saved.nodes as Json[]).find((n) => /trigger/i.test(n.type))!;
+			executions = [await dev.n8n.runManually(w.id, { triggerNode: trigger.name, timeoutMs: 120_000 })];
+		}
+		for (const e of executions) expect({ file, status: e.status, error: e.data.resultData.error?.message }).toEqual({ file, status: 'success', error: undefined });
+		// it bought one deck (the surcharge example after its approval)
+		expect(dev.sim.ledger.charges.length - before).toBe(1);
+
+		const prefix = path.basename(file, '.json');
+		for (const d of DELIVERS[file]) {
+			const name = d.kind === 'file' ? d.node : `${prefix}/${d.node}`;
+			const got = dev.sink.of(d.kind, name);
+			expect({ file, name, count: got.length }).toEqual({ file, name, count: 1 });
+			if (d.attachments) expect(got[0].body.attachments).toHaveLength(d.attachments);
+			// and `npm run dev` printed it
+			expect(lines.some((l) => l.startsWith('[stand-in]') && l.includes(name))).toBe(true);
+		}
+	});
+});

@@ -1,0 +1,200 @@
+/**
+ * What a person meets when importing an example workflow (test/workflows/examples, and the demo's
+ * showcase): every value an example sets on a Deck Generator node is one the form shows (no field kept
+ * only for saved 0.1 workflows), every example says on its canvas what to set before it runs, in full,
+ * on a note large enough to show it, and saves its progress (a crash in the middle of a wait resumes).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { NodeHelpers, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
+
+import { DeckGen } from '../../nodes/DeckGen/DeckGen.node';
+import { DeckGenWait } from '../../nodes/DeckGenWait/DeckGenWait.node';
+
+const ROOT = join(__dirname, '../..');
+const EXAMPLES = join(ROOT, 'test/workflows/examples');
+const SHOWCASE = join(ROOT, 'test/demo/showcase.workflow.json');
+
+interface Node {
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters: INodeParameters;
+	executeOnce?: boolean;
+	notes?: string;
+	notesInFlow?: boolean;
+}
+interface Workflow {
+	name: string;
+	nodes: Node[];
+	settings?: Record<string, unknown>;
+}
+
+/**
+ * The notes of at-scale.json (queue mode, issue 22) and mcp-agent-tools.json (MCP clients, issue 18) are
+ * written in their own words: they are held to everything below except the phrase-by-phrase checklist of
+ * the other examples' notes.
+ */
+const OWN_WORDS = new Set(['at-scale.json', 'mcp-agent-tools.json']);
+
+const files = readdirSync(EXAMPLES)
+	.filter((f) => f.endsWith('.json'))
+	.sort();
+const examples = files.map((file) => ({ file, wf: JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as Workflow }));
+const checked = examples;
+const checklisted = examples.filter(({ file }) => !OWN_WORDS.has(file));
+const withShowcase = [...checked, { file: 'showcase.workflow.json', wf: JSON.parse(readFileSync(SHOWCASE, 'utf8')) as Workflow }];
+
+const descriptions: Record<string, INodeTypeDescription> = {
+	'n8n-nodes-deckgen.deckGen': new DeckGen().description,
+	'n8n-nodes-deckgen.deckGenWait': new DeckGenWait().description,
+	// n8n's AI-tool variants take the node's own fields, named <name>Tool (which `@tool` display options read)
+	'n8n-nodes-deckgen.deckGenTool': { ...new DeckGen().description, name: 'deckGenTool' },
+	'n8n-nodes-deckgen.deckGenWaitTool': { ...new DeckGenWait().description, name: 'deckGenWaitTool' },
+};
+
+/**
+ * The parameters of `node` the editor would not show: names no visible property has, hidden properties
+ * (kept only to read saved workflows), and keys of a collection that are not among its visible options.
+ */
+function unseenParameters(node: Node, type: INodeTypeDescription): string[] {
+	const unseen: string[] = [];
+	const visible = (property: INodeProperties, values: INodeParameters) =>
+		property.type !== 'hidden' && NodeHelpers.displayParameter(values, property, node, type, node.parameters);
+	for (const [name, value] of Object.entries(node.parameters)) {
+		const property = type.properties.find((p) => p.name === name && visible(p, node.parameters));
+		if (!property) {
+			unseen.push(name);
+			continue;
+		}
+		if (property.type === 'collection' && value && typeof value === 'object') {
+			const options = (property.options ?? []) as INodeProperties[];
+			for (const key of Object.keys(value)) {
+				const option = options.find((o) => o.name === key);
+				if (!option || !visible(option, value as INodeParameters)) unseen.push(`${name}.${key}`);
+			}
+		}
+	}
+	return unseen;
+}
+
+function notesOf(wf: Workflow): Node[] {
+	return wf.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote');
+}
+
+/**
+ * The height (px) n8n's sticky note needs for `content` at `width`, on the generous side: about 7.4 px a
+ * character, 20 px a line, 30 px a heading line, 12 px between blocks. Checked against n8n 2.41's canvas
+ * (`test/dev/screenshot.ts example-webhook-to-slack`): that note's text ends at about 465 px, this says 528.
+ */
+export function noteHeightNeeded(content: string, width: number): number {
+	const perLine = Math.floor((width - 32) / 7.4);
+	let height = 32;
+	for (const block of content.split('\n')) {
+		if (block.trim() === '') {
+			height += 12;
+			continue;
+		}
+		const heading = /^#{1,3}\s/.test(block);
+		const text = block.replace(/[*`_]/g, '');
+		const lines = Math.max(1, Math.ceil(text.length / (heading ? perLine * 0.7 : perLine)));
+		height += heading ? lines * 30 + 8 : lines * 20 + (/^\d+\.\s|^-\s/.test(block) ? 4 : 0);
+	}
+	return height;
+}
+
+describe('example workflows', () => {
+	test('there are examples, each a named workflow', () => {
+		expect(files).toEqual(expect.arrayContaining(['materials.json', 'surcharge-approval.json', 'webhook-to-slack.json', 'weekly-report.json']));
+		for (const { wf } of examples) expect(wf.name).toEqual(expect.any(String));
+	});
+
+	test.each(withShowcase.map(({ file, wf }) => [file, wf] as const))(
+		'%s sets on the Deck Generator nodes only what their form shows (no 0.1 fields)',
+		(_file, wf) => {
+			const unseen: Record<string, string[]> = {};
+			for (const node of wf.nodes) {
+				const type = descriptions[node.type];
+				if (!type) continue;
+				const found = unseenParameters(node, type);
+				if (found.length) unseen[node.name] = found;
+			}
+			expect(unseen).toEqual({});
+		},
+	);
+
+	test('the visibility check itself finds a 0.1 field (Slide Count under Additional Fields) and an unknown one', () => {
+		const node: Node = {
+			name: 'Create Deck',
+			type: 'n8n-nodes-deckgen.deckGen',
+			typeVersion: 1,
+			parameters: { resource: 'deck', operation: 'create', expectedCredits: 10, title: 'T', additionalFields: { slideCount: 24 }, noSuchField: 1 },
+		};
+		expect(unseenParameters(node, descriptions[node.type])).toEqual(['additionalFields.slideCount', 'noSuchField']);
+	});
+
+	test.each(checked.map(({ file, wf }) => [file, wf] as const))('%s saves its execution progress', (_file, wf) => {
+		expect(wf.settings).toMatchObject({ saveExecutionProgress: true });
+	});
+
+	test.each(checked.map(({ file, wf }) => [file, wf] as const))('%s carries one complete note, large enough to show all of it', (_file, wf) => {
+		const notes = notesOf(wf);
+		expect(notes).toHaveLength(1);
+		const { content, width, height } = notes[0].parameters as { content: string; width: number; height: number };
+		expect(content).toMatch(/^## \S/);
+		// every paragraph and list item ends as a sentence does (none cut off)
+		for (const block of content.split('\n').filter((b) => b.trim() && !b.startsWith('#'))) expect(block.replace(/[*_]+$/, '')).toMatch(/[.:)]$/);
+		// the note is large enough to show all of it on the canvas
+		expect(height).toBeGreaterThanOrEqual(noteHeightNeeded(content, width));
+	});
+
+	test.each(checklisted.map(({ file, wf }) => [file, wf] as const))(
+		'%s says in its note what to set before it runs',
+		(_file, wf) => {
+			const { content } = notesOf(wf)[0].parameters as { content: string };
+			expect(content).toContain('### Before it runs');
+
+			const nodes = wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
+			const uses = (type: string) => nodes.some((n) => n.type === type);
+			// which credentials to pick, on which nodes
+			expect(content).toMatch(/\*\*Credentials\*\*: your Deck Generator API credential/);
+			for (const n of nodes.filter((n) => n.type.startsWith('n8n-nodes-deckgen.'))) expect(content).toContain(n.name);
+			if (uses('n8n-nodes-base.slack')) expect(content).toMatch(/Slack on the Slack nodes/);
+			if (uses('n8n-nodes-base.emailSend')) expect(content).toMatch(/SMTP on (both|the) Email nodes/);
+			// every address and channel the example sends to is named
+			for (const n of nodes) {
+				const p = n.parameters as Record<string, any>;
+				for (const address of [p.toEmail, p.fromEmail, p.channelId?.value, p.options?.channelId]) {
+					if (typeof address === 'string' && !address.startsWith('=')) expect(content).toContain(address);
+				}
+				if (n.type === 'n8n-nodes-base.httpRequest' && typeof p.url === 'string' && !p.url.startsWith('=')) expect(content).toContain(p.url);
+				// an Execute Once badge is explained, on the canvas and in the note
+				if (n.executeOnce) {
+					expect(n).toMatchObject({ notesInFlow: true, notes: expect.stringMatching(/Execute Once/) });
+					expect(content).toMatch(/Execute Once/);
+				}
+			}
+			// the price: what Expected Credits is and how to learn the live one
+			if (nodes.some((n) => (n.parameters as Record<string, unknown>).operation === 'create')) {
+				expect(content).toMatch(/\*\*Expected Credits\*\*/);
+				expect(content).toMatch(/To learn the price, set it to 0 and run once/);
+			}
+			// a trigger that listens on its own only does so in a published workflow
+			if (uses('n8n-nodes-base.webhook') || uses('n8n-nodes-base.scheduleTrigger')) expect(content).toMatch(/\*\*Publish\*\* the workflow \(n8n 2\.x; \*Active\* on 1\.x\)/);
+			if (uses('n8n-nodes-base.manualTrigger')) expect(content).toMatch(/Execute workflow/);
+		},
+	);
+
+	test('an email that says it attaches the deck attaches it, and one that sends the link is named so', () => {
+		for (const { file, wf } of checked) {
+			for (const node of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.emailSend')) {
+				const p = node.parameters as Record<string, any>;
+				const attaches = Boolean(p.options?.attachments);
+				const text = String(p.text ?? p.html ?? '');
+				expect({ file, node: node.name, attaches }).toEqual({ file, node: node.name, attaches: /attached/.test(text) });
+				if (/\blink\b/i.test(node.name)) expect({ file, node: node.name, attaches }).toEqual({ file, node: node.name, attaches: false });
+			}
+		}
+	});
+});

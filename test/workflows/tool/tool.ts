@@ -1,0 +1,87 @@
+/**
+ * The nodes as n8n runs them when they are AI tools (an AI Agent's tool, or a tool of the MCP
+ * Server Trigger): the tool variant's description is the node's with `Tool` appended to its name
+ * (n8n's `convertNodeToAiTool`; that is what `@tool` display options test), and a tool call runs
+ * the node's `execute` on one item, the tool's arguments, which `$fromAI(...)` reads. Here a
+ * Manual Trigger hands the node that item, and the node is the example workflow's own tool node.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { NodeHelpers, type IDataObject, type INode, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+
+import { DeckGen } from '../../../nodes/DeckGen/DeckGen.node';
+import { DeckGenWait } from '../../../nodes/DeckGenWait/DeckGenWait.node';
+import { runWorkflow, type RunResult, type WorkflowJson } from '../../harness';
+import type { Simulator } from '../../simulator';
+import { assertNoKeyLeak } from '../deckgen/fixture';
+
+export const EXAMPLE = join(__dirname, '..', 'examples', 'mcp-agent-tools.json');
+export const DECK_TOOL = 'n8n-nodes-deckgen.deckGenTool';
+export const WAIT_TOOL = 'n8n-nodes-deckgen.deckGenWaitTool';
+
+/** What n8n's loader makes of a `usableAsTool` node: the same node, its type name ending in Tool. */
+export function toolVariant<T extends INodeType>(node: T): T {
+	const description: INodeTypeDescription = {
+		...node.description,
+		name: `${node.description.name}Tool`,
+		displayName: `${node.description.displayName} Tool`,
+	};
+	return Object.assign(Object.create(Object.getPrototypeOf(node) as object) as T, node, { description });
+}
+
+export const deckGenTool = toolVariant(new DeckGen());
+export const deckGenWaitTool = toolVariant(new DeckGenWait());
+
+export function exampleWorkflow(): WorkflowJson {
+	return JSON.parse(readFileSync(EXAMPLE, 'utf8')) as WorkflowJson;
+}
+
+/** A tool node of the example, by name, with parameter changes. */
+export function exampleTool(name: string, parameters: INode['parameters'] = {}): INode {
+	const node = exampleWorkflow().nodes.find((n) => n.name === name);
+	if (!node) throw new Error(`the example has no node ${name}`);
+	return { ...node, parameters: { ...node.parameters, ...parameters } };
+}
+
+/**
+ * The description n8n gives the model for a tool node (n8n-workflow's own function, with the
+ * node's parameters as n8n fills them when it loads the workflow).
+ */
+export function toolDescriptionOf(node: INode): string {
+	const type = node.type === WAIT_TOOL ? deckGenWaitTool : deckGenTool;
+	const parameters = NodeHelpers.getNodeParameters(type.description.properties, node.parameters, true, false, node, type.description);
+	return NodeHelpers.getToolDescriptionForNode({ ...node, parameters: parameters ?? {} }, type) as string;
+}
+
+export interface ToolCall {
+	result: RunResult;
+	/** What the model receives: the JSON of output 0's items (n8n drops the other outputs and binary data). */
+	answer: Array<Record<string, unknown>>;
+	/** Items on any other output (must stay empty: the model never sees them). */
+	elsewhere: number;
+}
+
+/** One tool call: the node gets one item, the arguments. */
+export async function callTool(sim: Simulator, node: INode, args: Record<string, unknown>, key = sim.keys.personal): Promise<ToolCall> {
+	const workflow: WorkflowJson = {
+		nodes: [
+			{ id: 'trigger', name: 'Tool call', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ ...node, position: [200, 0] },
+		],
+		connections: { 'Tool call': { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	} as WorkflowJson;
+	const result = await runWorkflow(workflow, {
+		credentials: { deckGenApi: { apiKey: key, baseUrl: sim.url, accountUrl: 'https://app.deckgen.example/account' } },
+		inputItems: [{ json: args as IDataObject }],
+		nodeTypes: { [DECK_TOOL]: deckGenTool, [WAIT_TOOL]: deckGenWaitTool },
+	});
+	assertNoKeyLeak(sim, result, [key]);
+	const [first = [], ...rest] = result.runCount(node.name) ? result.outputs(node.name) : [];
+	return {
+		result,
+		answer: first.map((item) => item.json as Record<string, unknown>),
+		elsewhere: rest.reduce((sum, output) => sum + (output?.length ?? 0), 0),
+	};
+}
