@@ -26,8 +26,8 @@
  * written to DIR with one stored execution of each shape.
  *
  * `--save-progress`: which workflows save execution progress after every node (n8n's
- * saveExecutionProgress): `example` (default: each as its file says; neither does, n8n's default),
- * `both`, or `none`. `both` shows what the setting costs.
+ * saveExecutionProgress): `example` (default: each as its file says: the example does, the loop
+ * keeps n8n's default, off), `both`, or `none` (shows what the setting costs).
  *
  * Targets (exit code 1 when one is missed): per deck, the package's status reads <= the loop's, its
  * execution data <= 0.6 x the loop's, its worker CPU <= 0.8 x the loop's; charges = decks for both;
