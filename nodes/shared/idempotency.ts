@@ -217,3 +217,19 @@ export function purchasesIn(store: KeyStore): Purchase[] {
 		(a, b) => a.runIndex - b.runIndex || a.itemIndex - b.itemIndex || a.operation.localeCompare(b.operation),
 	);
 }
+
+/**
+ * Forgets the confirmed purchases whose deck reached an output of the node's run (issue 22): they
+ * are in the run's saved output from then on, and n8n would otherwise store them a second time in
+ * every save of the execution (a Check Once loop saves it at every wait). Purchases without a
+ * taskId, and those that may have been bought, stay named.
+ */
+export function forgetDelivered(store: KeyStore, taskIds: ReadonlySet<string>): void {
+	const existing = store[PURCHASES_MEMBER];
+	if (!existing || typeof existing !== 'object') return;
+	const entries = existing as Record<string, Purchase>;
+	for (const [key, purchase] of Object.entries(entries)) {
+		if (purchase.state === 'bought' && purchase.taskId !== undefined && taskIds.has(purchase.taskId)) delete entries[key];
+	}
+	if (Object.keys(entries).length === 0) delete store[PURCHASES_MEMBER];
+}

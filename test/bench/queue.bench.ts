@@ -1,6 +1,7 @@
 /**
  * `npm run bench:queue -- --decks N [--json FILE] [--rounds 2] [--workers 1] [--concurrency 10]
- *   [--first-wait-seconds 66] [--wait-seconds 66] [--speed 20] [--max-minutes 120] [--save-progress example|both|none]`
+ *   [--first-wait-seconds 66] [--wait-seconds 66] [--speed 20] [--max-minutes 120] [--save-progress example|both|none]
+ *   [--breakdown DIR]`
  *
  * Side by side on one queue-mode stack (test/e2e/queue-stack.ts: PostgreSQL, Redis, an n8n 2.41.1 main
  * and `--workers` workers), against the simulator, N deck requests each:
@@ -21,9 +22,12 @@
  * running at their first check and go round the loop once. Both Waits must stay above n8n's 65 s
  * offload threshold (a shorter wait holds the worker slot in memory instead of the database).
  *
+ * `--breakdown DIR`: where each workflow's stored bytes go, node by node (./breakdown.ts), printed and
+ * written to DIR with one stored execution of each shape.
+ *
  * `--save-progress`: which workflows save execution progress after every node (n8n's
- * saveExecutionProgress): `example` (default: the example does, as shipped; the loop keeps n8n's default,
- * off), `both`, or `none` (shows what the setting costs).
+ * saveExecutionProgress): `example` (default: each as its file says: the example does, the loop
+ * keeps n8n's default, off), `both`, or `none` (shows what the setting costs).
  *
  * Targets (exit code 1 when one is missed): per deck, the package's status reads <= the loop's, its
  * execution data <= 0.6 x the loop's, its worker CPU <= 0.8 x the loop's; charges = decks for both;
@@ -32,7 +36,9 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
+import * as path from 'path';
 import { parse as parseFlatted } from 'flatted';
+import { breakdown, formatBreakdown, type Breakdown } from './breakdown';
 import { start } from '../simulator';
 import { ensureBuilt, REPO } from '../e2e/fixtures/build';
 import { startSink } from '../e2e/fixtures/sink';
@@ -121,14 +127,16 @@ function stored(stack: QueueStack, workflowId: string, afterId: number) {
 	let workflowBytes = 0;
 	let nodeRuns = 0;
 	const executions: Record<string, number> = {};
+	const texts: string[] = [];
 	for (const [status, data, workflow, text] of rows) {
+		texts.push(text);
 		executions[status] = (executions[status] ?? 0) + 1;
 		dataBytes += Number(data);
 		workflowBytes += Number(workflow);
 		const runData = (parseFlatted(text) as { resultData?: { runData?: Record<string, unknown[]> } }).resultData?.runData ?? {};
 		for (const runs of Object.values(runData)) nodeRuns += runs.length;
 	}
-	return { executions, count: rows.length, dataBytes, workflowBytes, nodeRuns };
+	return { executions, count: rows.length, dataBytes, workflowBytes, nodeRuns, texts };
 }
 
 async function main(): Promise<void> {
@@ -144,6 +152,7 @@ async function main(): Promise<void> {
 	const maxMinutes = num('max-minutes', 120);
 	const perHalf = Math.ceil(decks / rounds);
 	const saveProgress = arg('save-progress', 'example')!;
+	const breakdownDir = arg('breakdown');
 	if (!['example', 'both', 'none'].includes(saveProgress)) throw new Error('--save-progress must be example, both or none');
 
 	ensureBuilt();
@@ -161,13 +170,14 @@ async function main(): Promise<void> {
 	const t0 = Date.now();
 	try {
 		const o = { sim, apiKey, sinkUrl: sink.url, firstWaitSeconds, waitSeconds, name: ' (bench)' };
-		const progress = (on: boolean) => ({ ...o, settings: { saveExecutionProgress: on } });
+		// 'example': the files' own settings; else the setting forced on both, or off on both
+		const progress = () => (saveProgress === 'example' ? o : { ...o, settings: { saveExecutionProgress: saveProgress === 'both' } });
 		const side = (name: SideName, wf: AtScaleWorkflow, webhookPath: string, idPrefix: string, sinkPrefix: string): Side => ({
 			name, wf, webhookPath, idPrefix, sinkName: `${sinkPrefix}/${FILE_NODE}`, fired: 0, halves: [], redeliveries: { count: 0 }, notAccepted: 0,
 		});
 		const sides: Side[] = [
-			side('package', await importAtScale(stack.main, progress(saveProgress !== 'none')), WEBHOOK_PATH, 'pkg', SINK_PREFIX),
-			side('handBuilt', await importHandBuilt(stack.main, progress(saveProgress === 'both')), HAND_BUILT_WEBHOOK_PATH, 'hand', HAND_BUILT_SINK_PREFIX),
+			side('package', await importAtScale(stack.main, progress()), WEBHOOK_PATH, 'pkg', SINK_PREFIX),
+			side('handBuilt', await importHandBuilt(stack.main, progress()), HAND_BUILT_WEBHOOK_PATH, 'hand', HAND_BUILT_SINK_PREFIX),
 		];
 		const deadline = t0 + maxMinutes * 60_000;
 		const fire = async (s: Side, ids: string[]) => {
@@ -220,6 +230,7 @@ async function main(): Promise<void> {
 		const perDeck = {} as Record<SideName, PerDeck>;
 		for (const s of sides) {
 			const db = stored(stack, s.wf.id, watermark);
+			if (breakdownDir) writeBreakdown(breakdownDir, s.name, db.texts);
 			const mine = (key: string) => key.startsWith(`${s.idPrefix}-`);
 			const charges = sim.ledger.charges.filter((c) => mine(c.idempotencyKey));
 			const tasks = new Set(charges.map((c) => c.taskId));
@@ -301,6 +312,54 @@ async function main(): Promise<void> {
 		await sim.close();
 		await closeHttpClients();
 	}
+}
+
+/**
+ * `--breakdown DIR`: per deck, where the stored bytes of the workflow's measured executions go, by node
+ * (./breakdown.ts), printed and written to DIR/<side>.md; and one execution of each shape (node runs)
+ * as stored, DIR/<side>-<runs>runs.flatted.json, to break down again offline.
+ */
+function writeBreakdown(dir: string, side: string, texts: string[]): void {
+	fs.mkdirSync(dir, { recursive: true });
+	const all: Breakdown[] = texts.map(breakdown);
+	const byNode = new Map<string, { total: number; itemsJson: number; binary: number; runMetadata: number; runs: number }>();
+	for (const b of all) {
+		for (const r of b.runs) {
+			const n = byNode.get(r.node) ?? { total: 0, itemsJson: 0, binary: 0, runMetadata: 0, runs: 0 };
+			n.total += r.total;
+			n.itemsJson += r.itemsJson;
+			n.binary += r.binary;
+			n.runMetadata += r.runMetadata;
+			n.runs++;
+			byNode.set(r.node, n);
+		}
+	}
+	const count = all.length || 1;
+	const avg = (f: (b: Breakdown) => number) => Math.round(all.reduce((sum, b) => sum + f(b), 0) / count);
+	const lines = [
+		`## ${side}: per deck, averaged over ${all.length} executions`,
+		'',
+		'| part | runs per deck | bytes | items JSON | binary | run records |',
+		'|---|---|---|---|---|---|',
+		...[...byNode].map(([node, n]) => `| ${node} | ${round(n.runs / count)} | ${Math.round(n.total / count)} | ${Math.round(n.itemsJson / count)} | ${Math.round(n.binary / count)} | ${Math.round(n.runMetadata / count)} |`),
+		`| (shared between runs) | | ${avg((b) => b.runData - b.runs.reduce((s, r) => s + r.total, 0))} | | | |`,
+		`| **all node runs** | ${round(avg((b) => b.nodeRuns * 100) / 100)} | **${avg((b) => b.runData)}** | | | |`,
+		`| executionData (stack, waiting data, metadata) | | ${avg((b) => b.executionData)} | | | |`,
+		`| startData | | ${avg((b) => b.startData)} | | | |`,
+		`| the rest (resultData's other fields, envelope) | | ${avg((b) => b.rest)} | | | |`,
+		`| **execution_data.data** | | **${avg((b) => b.bytes)}** | | | |`,
+	];
+	const shapes = new Map<number, number>();
+	all.forEach((b, i) => {
+		if (!shapes.has(b.nodeRuns)) shapes.set(b.nodeRuns, i);
+	});
+	for (const [runs, i] of shapes) {
+		fs.writeFileSync(path.join(dir, `${side}-${runs}runs.flatted.json`), texts[i]);
+		lines.push('', formatBreakdown(`${side}, one execution of ${runs} node runs`, all[i]));
+	}
+	const text = lines.join('\n') + '\n';
+	fs.writeFileSync(path.join(dir, `${side}.md`), text);
+	console.log(text);
 }
 
 function printTable(r: { decks: number; perDeck: Record<SideName, PerDeck>; ratio: Record<string, number>; targets: Array<{ name: string; met: boolean }>; setup: Record<string, any> }): void {

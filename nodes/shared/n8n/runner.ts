@@ -12,7 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { CancelledError } from '../client';
-import { MAY_HAVE_BEEN_BOUGHT, purchasesIn, type KeyStore, type Purchase } from '../idempotency';
+import { forgetDelivered, MAY_HAVE_BEEN_BOUGHT, purchasesIn, type KeyStore, type Purchase } from '../idempotency';
 import { toolErrorItem } from './tool';
 
 export interface EmittedItem {
@@ -84,6 +84,10 @@ export async function runPerItem(
 		if (!result) continue;
 		const { output, ...item } = result;
 		outputs[options.singleOutput ? 0 : output].push(item);
+	}
+	if (options.purchases) {
+		const delivered = new Set(results.flatMap((result) => (typeof result?.json.taskId === 'string' ? [result.json.taskId] : [])));
+		forgetDelivered(options.purchases, delivered);
 	}
 	return outputs;
 }

@@ -17,6 +17,23 @@ import type { Operation } from '../node.type';
 import { sendMutation, type ItemContext } from '../send';
 
 /**
+ * Simplify (issue 22): a Success item keeps only what the next step needs. In a Check Once loop n8n
+ * stores Create's item in every saved execution until the deck is done; the full answer (price,
+ * version, key, request id) is there for whoever wants it, with the option off (the default).
+ */
+const simplifyOption: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether a bought deck’s item keeps only taskId and outcome (and replayed or repricedFrom when they apply) instead of the whole answer, its Idempotency-Key and request ID. Keeps the data n8n stores small when a Check Once loop waits on it. Refusals (Checkout, Client Action) are never simplified.',
+};
+
+/** What a simplified Success item keeps, when present. */
+const SIMPLE_FIELDS = ['taskId', 'outcome', 'replayed', 'repricedFrom'] as const;
+
+/**
  * The form reads as a person thinks about a deck: what it is about (the brief), then what it may
  * cost, then the rest. Only fields the user fills are sent.
  */
@@ -146,7 +163,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	optionsCollection(spendOptions),
+	optionsCollection([...spendOptions, simplifyOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -227,7 +244,7 @@ export function buildCreateBody(item: ItemContext): Record<string, unknown> {
 
 /** `POST /v1/decks`: buys a deck. Answers at once with its `taskId`; the deck is not ready yet. */
 export async function execute(item: ItemContext) {
-	return await sendMutation(item, {
+	const emitted = await sendMutation(item, {
 		operation: 'deck.create',
 		path: '/v1/decks',
 		json: buildCreateBody(item),
@@ -235,6 +252,10 @@ export async function execute(item: ItemContext) {
 		requiredMember: 'taskId',
 		formLabels: CREATE_FORM_LABELS,
 	});
+	if (emitted.json.outcome !== 'success' || item.ctx.getNodeParameter('options.simplify', item.itemIndex, false) !== true) return emitted;
+	const json: typeof emitted.json = {};
+	for (const field of SIMPLE_FIELDS) if (emitted.json[field] !== undefined) json[field] = emitted.json[field];
+	return { ...emitted, json };
 }
 
 export const create: Operation = { description, execute, spends: true };
