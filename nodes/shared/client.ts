@@ -124,11 +124,6 @@ export interface CallResult {
 	/** Set when the last attempt got no response at all. */
 	networkError?: Error;
 	/**
-	 * Attempts that were sent and got no response. On a keyed POST each of them may have been
-	 * committed by the service (the answer lost on the way back).
-	 */
-	unansweredAttempts: number;
-	/**
 	 * Attempts the service may have committed without saying so: no response, a 5xx (a server
 	 * may fail after writing), or a 409 already_in_progress (work under this very key). On a keyed
 	 * POST that ends without a definite answer, any of them means "may have been bought".
@@ -150,7 +145,6 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 	const retriesByCode = new Map<string, number>();
 	const now = options.now ?? Date.now;
 	const pastDeadline = (waitMs: number) => options.deadline !== undefined && now() + waitMs > options.deadline;
-	let unansweredAttempts = 0;
 	let uncertainAttempts = 0;
 	let last: CallResult | undefined;
 
@@ -170,7 +164,6 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 		} catch (error) {
 			if (error instanceof TransportError) {
 				networkError = error;
-				unansweredAttempts++;
 				uncertainAttempts++;
 			}
 			else unexpected = error ?? new Error('transport failed');
@@ -179,7 +172,7 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 		if (unexpected !== undefined) throw unexpected;
 		if (response) {
 			options.gate?.observe(response, settings.maxRetryWaitMs);
-			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt, unansweredAttempts, uncertainAttempts };
+			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt, uncertainAttempts };
 			failure = parseFailure(response);
 			if (mayHaveCommitted(failure)) uncertainAttempts++;
 			// Other calls of the credential never wait longer than Max Retry Wait for it either.
@@ -199,8 +192,8 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 			random,
 		);
 		last = response
-			? { outcome: classifyFailure(failure!), response, attempts: attempt, unansweredAttempts, uncertainAttempts }
-			: { outcome: noResponseOutcome(networkError!, attempt), attempts: attempt, networkError, unansweredAttempts, uncertainAttempts };
+			? { outcome: classifyFailure(failure!), response, attempts: attempt, uncertainAttempts }
+			: { outcome: noResponseOutcome(networkError!, attempt), attempts: attempt, networkError, uncertainAttempts };
 		if (!decision.retry) return decision.waitTooLongMs === undefined ? last : { ...last, waitTooLongMs: decision.waitTooLongMs };
 		if (pastDeadline(decision.waitMs)) return { ...last, stoppedAtDeadline: true };
 		if (failure) retriesByCode.set(failure.code, (retriesByCode.get(failure.code) ?? 0) + 1);
@@ -218,7 +211,6 @@ function mayHaveCommitted(failure: ServiceFailure): boolean {
 function deadlineResult(): CallResult {
 	return {
 		attempts: 0,
-		unansweredAttempts: 0,
 		uncertainAttempts: 0,
 		outcome: {
 			route: 'error',
