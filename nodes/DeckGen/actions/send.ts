@@ -80,7 +80,9 @@ export async function sendRead(item: ItemContext, request: ReadRequest): Promise
  * so a new key; nothing was charged for the first.
  */
 export async function sendMutation(item: ItemContext, request: MutationRequest): Promise<EmittedItem> {
-	const first = await sendOnce(item, request, request.json);
+	// The same for every body this item sends (a price re-sent after drift included): computed once.
+	const origin = originHash(triggerItemsOf(item.ctx, item.itemIndex), request.options.purchaseReference);
+	const first = await sendOnce(item, request, request.json, origin);
 	let { outcome } = first;
 	let repricedFrom: number | undefined;
 	let key = first.key;
@@ -90,7 +92,7 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 		const live = livePriceOf(outcome.failure);
 		if (ceiling !== undefined && live !== undefined && live <= ceiling) {
 			repricedFrom = request.json.expected_credits as number;
-			const second = await sendOnce(item, request, { ...request.json, expected_credits: live });
+			const second = await sendOnce(item, request, { ...request.json, expected_credits: live }, origin);
 			outcome = second.outcome;
 			key = second.key;
 		}
@@ -139,6 +141,7 @@ async function sendOnce(
 	item: ItemContext,
 	request: MutationRequest,
 	json: Record<string, unknown> | undefined,
+	origin: string,
 ): Promise<{ outcome: Outcome; key: string }> {
 	const { ctx, itemIndex } = item;
 	const slot = { operation: request.operation, runIndex: item.runIndex, itemIndex };
@@ -149,7 +152,7 @@ async function sendOnce(
 		{
 			workflowId: String(ctx.getWorkflow().id ?? ''),
 			nodeId: ctx.getNode().id,
-			origin: originHash(triggerItemsOf(ctx, itemIndex), request.options.purchaseReference),
+			origin,
 		},
 		slot,
 		sha256Hex(bytes),
