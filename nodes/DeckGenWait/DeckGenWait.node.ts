@@ -197,7 +197,7 @@ export class DeckGenWait implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to return only what the next step needs (taskId, status, state, outcome, deckUrl; the file when downloaded; the reason on Failed) instead of the input’s fields, the whole status answer and its links. Keeps the data n8n stores small in a Check Once loop.',
+							'Whether to return only what the next step needs (taskId, status, state, outcome, deckUrl; the file when downloaded, whose name, type and size are in its binary metadata; the reason on Failed) instead of the input’s fields, the whole status answer and its links. Keeps the data n8n stores small in a Check Once loop.',
 					},
 					{
 						displayName: 'Succeeded Status Words',
@@ -480,6 +480,9 @@ const SIMPLE_FIELDS = [
 	'error', 'detail', 'code', 'httpCode', 'reason', 'description', 'requestId', 'lastError',
 ] as const;
 
+/** Repeated by the binary's own metadata when the file is attached. */
+const FILE_METADATA_FIELDS = new Set<string>(['fileName', 'mimeType', 'fileSize']);
+
 /**
  * Simplify: each item keeps SIMPLE_FIELDS only (after the download, which may read `links`). A
  * Completed item's requestId goes too: only a failure needs it for support.
@@ -491,8 +494,11 @@ function simplifyItems(ctx: IExecuteFunctions, placed: Array<{ output: number; i
 		const full = entry.item.json;
 		const keep = entry.output === OUTPUT_OF.failed || full.lastError !== undefined;
 		const json: IDataObject = {};
+		const fileAttached = Object.keys(entry.item.binary ?? {}).length > 0;
 		for (const field of SIMPLE_FIELDS) {
 			if (full[field] === undefined || (field === 'requestId' && !keep)) continue;
+			// the attached file's metadata already says them, in every saved execution too
+			if (fileAttached && FILE_METADATA_FIELDS.has(field)) continue;
 			json[field] = full[field];
 		}
 		entry.item.json = json;

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:queue -- --decks N [--json FILE] [--rounds 2] [--workers 1] [--concurrency 10]
  *   [--first-wait-seconds 66] [--wait-seconds 66] [--speed 20] [--max-minutes 120] [--save-progress example|both|none]
- *   [--breakdown DIR]`
+ *   [--breakdown DIR] [--cpu-prof DIR] [--only SIDE]`
  *
  * Side by side on one queue-mode stack (test/e2e/queue-stack.ts: PostgreSQL, Redis, an n8n 2.41.1 main
  * and `--workers` workers), against the simulator, N deck requests each:
@@ -24,6 +24,12 @@
  *
  * `--breakdown DIR`: where each workflow's stored bytes go, node by node (./breakdown.ts), printed and
  * written to DIR with one stored execution of each shape.
+ *
+ * `--only package|handBuilt`: runs that workflow alone and prints its figures (no ratio, no targets):
+ * with `--cpu-prof`, a profile of one workflow.
+ *
+ * `--cpu-prof DIR`: each worker writes a V8 CPU profile to DIR when the stack stops (both workflows'
+ * executions, warm-up included); `ts-node test/bench/cpu-profile.ts DIR` sums its self time by package.
  *
  * `--save-progress`: which workflows save execution progress after every node (n8n's
  * saveExecutionProgress): `example` (default: each as its file says: the example does, the loop
@@ -153,6 +159,9 @@ async function main(): Promise<void> {
 	const perHalf = Math.ceil(decks / rounds);
 	const saveProgress = arg('save-progress', 'example')!;
 	const breakdownDir = arg('breakdown');
+	const cpuProfDir = arg('cpu-prof');
+	const only = arg('only') as SideName | undefined;
+	if (only && only !== 'package' && only !== 'handBuilt') throw new Error('--only must be package or handBuilt');
 	if (!['example', 'both', 'none'].includes(saveProgress)) throw new Error('--save-progress must be example, both or none');
 
 	ensureBuilt();
@@ -166,6 +175,8 @@ async function main(): Promise<void> {
 		concurrency,
 		// info: workers log each job's start and end; no pruning while we count
 		env: { N8N_LOG_LEVEL: 'info', EXECUTIONS_DATA_PRUNE_MAX_COUNT: '0' },
+		// written when a worker exits (the stack's stop): open in Chrome DevTools, or `--cpu-prof` summary below
+		workerEnv: cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(cpuProfDir)}` } : undefined,
 	});
 	const t0 = Date.now();
 	try {
@@ -178,7 +189,7 @@ async function main(): Promise<void> {
 		const sides: Side[] = [
 			side('package', await importAtScale(stack.main, progress()), WEBHOOK_PATH, 'pkg', SINK_PREFIX),
 			side('handBuilt', await importHandBuilt(stack.main, progress()), HAND_BUILT_WEBHOOK_PATH, 'hand', HAND_BUILT_SINK_PREFIX),
-		];
+		].filter((s) => !only || s.name === only);
 		const deadline = t0 + maxMinutes * 60_000;
 		const fire = async (s: Side, ids: string[]) => {
 			const statuses = await fireDecks(stack.main, ids, 6, s.redeliveries, s.webhookPath);
@@ -264,6 +275,12 @@ async function main(): Promise<void> {
 				floorSeconds: round(floor / s.halves.length, 1),
 				wallOverFloor: round(wall / floor, 2),
 			};
+		}
+		if (only) {
+			// one workflow alone (to profile it): its figures, no ratio and no targets
+			console.log(JSON.stringify(perDeck[only], null, 2));
+			if (jsonFile) fs.writeFileSync(jsonFile, JSON.stringify({ decks, only, perDeck }, null, 2) + '\n');
+			return;
 		}
 		const p = perDeck.package;
 		const h = perDeck.handBuilt;

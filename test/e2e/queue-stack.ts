@@ -250,6 +250,8 @@ export interface QueueStackOptions {
 	env?: Record<string, string>;
 	/** extra environment for the main only */
 	mainEnv?: Record<string, string>;
+	/** extra environment for the workers only (e.g. NODE_OPTIONS to profile them) */
+	workerEnv?: Record<string, string>;
 }
 
 export interface QueueStack {
@@ -385,7 +387,7 @@ export async function startQueueStack(o: QueueStackOptions): Promise<QueueStack>
 		const workers: Worker[] = [];
 		let started = 0;
 		const addWorker = async () => {
-			const w = await startWorker(main, started++, { dir, packageDir: o.packageDir, concurrency: o.concurrency ?? 10, env });
+			const w = await startWorker(main, started++, { dir, packageDir: o.packageDir, concurrency: o.concurrency ?? 10, env: { ...env, ...o.workerEnv } });
 			stops.push(() => w.stop());
 			workers.push(w);
 			workers.sort((a, b) => a.index - b.index);

@@ -115,9 +115,10 @@ describe('structure', () => {
 
 /** The properties n8n shows for these values, in order, as n8n decides it (displayOptions, @version). */
 function shown(description: INodeTypeDescription, typeVersion: number, values: INodeParameters): INodeProperties[] {
-	return description.properties.filter((property) =>
-		NodeHelpers.displayParameter(values, property, { typeVersion }, description),
-	);
+	// as the editor does: parameters not set take their defaults (e.g. Brief From: Fields Below)
+	const node = { typeVersion, parameters: values } as INode;
+	const resolved = NodeHelpers.getNodeParameters(description.properties, values, true, false, node, description) ?? values;
+	return description.properties.filter((property) => NodeHelpers.displayParameter(resolved, property, { typeVersion }, description));
 }
 
 const OPERATIONS: Array<[resource: string, operation: string]> = [
@@ -144,10 +145,11 @@ describe('the panels a person meets (node version 1.1, and 1 as saved workflows 
 		expect(wait.defaultVersion).toBe(1.1);
 	});
 
-	test('Create: the required-fields notice, the brief, then the price, then the rest; Options last', () => {
+	test('Create: the required-fields notice, where the brief comes from, the brief, then the price, then the rest; Options last', () => {
 		const names = shown(deckGen, 1.1, { resource: 'deck', operation: 'create' }).map((p) => p.name);
 		expect(names.slice(names.indexOf('requiredFieldsNotice'))).toEqual([
 			'requiredFieldsNotice',
+			'briefFrom',
 			'title',
 			'coreMessage',
 			'audience',

@@ -80,8 +80,10 @@ export async function sendRead(item: ItemContext, request: ReadRequest): Promise
  * so a new key; nothing was charged for the first.
  */
 export async function sendMutation(item: ItemContext, request: MutationRequest): Promise<EmittedItem> {
-	// The same for every body this item sends (a price re-sent after drift included): computed once.
-	const origin = originHash(triggerItemsOf(item.ctx, item.itemIndex), request.options.purchaseReference);
+	// The same for every body this item sends (a price re-sent after drift included): computed once,
+	// and only when the key is derived (an Idempotency Key of the user's makes it unused; following
+	// the pairedItem lineage to the trigger costs a few milliseconds of an n8n worker per item).
+	const origin = request.options.idempotencyKey ? '' : originHash(triggerItemsOf(item.ctx, item.itemIndex), request.options.purchaseReference);
 	const first = await sendOnce(item, request, request.json, origin);
 	let { outcome } = first;
 	let repricedFrom: number | undefined;

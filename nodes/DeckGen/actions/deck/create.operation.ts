@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import {
 	expectedCreditsField,
@@ -12,6 +12,7 @@ import {
 	spendOptions,
 	type TypedField,
 } from '../common';
+import { atPath, BRIEF_MEMBERS, briefFromObject } from '../../../shared/brief';
 import type { FormLabels } from '../../../shared/formLabels';
 import type { Operation } from '../node.type';
 import { sendMutation, type ItemContext } from '../send';
@@ -54,11 +55,41 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	{
+		displayName: 'Brief From',
+		name: 'briefFrom',
+		type: 'options',
+		options: [
+			{
+				name: 'Fields Below',
+				value: 'fields',
+				description: 'Title, Core Message, Audience, Slide Count and Additional Fields on this form, each mapped as you like',
+			},
+			{
+				name: 'Input Item',
+				value: 'input',
+				description:
+					'One object on the input item (e.g. a Webhook’s body) whose members are named as in the API (core_message) or as on this form (coreMessage). No expressions to run: lighter for an n8n worker at thousands of decks.',
+			},
+		],
+		default: 'fields',
+	},
+	{
+		displayName: 'Input Field With Brief',
+		name: 'briefField',
+		type: 'string',
+		default: 'body',
+		placeholder: 'body',
+		description:
+			'Dot path of the object that holds the brief on each input item: body for a Webhook, empty for the item itself. Read: title, core_message, audience, slide_count, deck_class, notes, context, material_ids, output_language, additional_languages. The price and Confirm Slide Surcharge stay on this form; other members are not sent.',
+		displayOptions: { show: { briefFrom: ['input'] } },
+	},
+	{
 		displayName: 'Title',
 		name: 'title',
 		type: 'string',
 		default: '',
 		description: 'Title of the deck',
+		displayOptions: { show: { briefFrom: ['fields'] } },
 	},
 	{
 		displayName: 'Core Message',
@@ -67,6 +98,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { rows: 3 },
 		default: '',
 		description: 'The central message of the deck',
+		displayOptions: { show: { briefFrom: ['fields'] } },
 	},
 	{
 		displayName: 'Audience',
@@ -74,6 +106,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description: 'Free text describing who the deck is for',
+		displayOptions: { show: { briefFrom: ['fields'] } },
 	},
 	{
 		displayName: 'Slide Count',
@@ -84,6 +117,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Number of slides. Above the free slide cap the service may answer with Client Action (upgrade or confirm a surcharge).',
 		hint: '0: not sent, the service decides',
+		displayOptions: { show: { briefFrom: ['fields'] } },
 	},
 	{ ...expectedCreditsField },
 	maxCreditsField,
@@ -101,6 +135,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
+		displayOptions: { show: { briefFrom: ['fields'] } },
 		options: [
 			{
 				displayName: 'Additional Languages',
@@ -211,6 +246,20 @@ function readSlideCount(item: ItemContext): number | undefined {
 	return readWholeNumber(item.ctx, item.itemIndex, SAVED_SLIDE_COUNT) || undefined;
 }
 
+/** With Brief From: Input Item, where the brief is on the item: a dot path, and how messages name it. */
+function briefSource(item: ItemContext): { path: string; where: string } | undefined {
+	if (item.ctx.getNodeParameter('briefFrom', item.itemIndex, 'fields') !== 'input') return undefined;
+	const path = String(item.ctx.getNodeParameter('briefField', item.itemIndex, '') ?? '').trim().replace(/^\$json\.?/, '');
+	return { path, where: path ? `$json.${path}` : '$json' };
+}
+
+/** A 400/422 names a field as the user gave it: on the form, or as a member of the input's brief. */
+function formLabelsOf(item: ItemContext): FormLabels {
+	const source = briefSource(item);
+	if (!source) return CREATE_FORM_LABELS;
+	return { ...CREATE_FORM_LABELS, ...Object.fromEntries(BRIEF_MEMBERS.map((member) => [member.field, `${source.where}.${member.field}`])) };
+}
+
 /**
  * The creation body: only what the user filled, and never a field the contract does not list
  * (the service refuses unknown fields with 422). The fields the contract types (`slide_count`,
@@ -220,12 +269,19 @@ function readSlideCount(item: ItemContext): number | undefined {
 export function buildCreateBody(item: ItemContext): Record<string, unknown> {
 	const { ctx, itemIndex } = item;
 	const body: Record<string, unknown> = { expected_credits: readExpectedCredits(ctx, itemIndex) };
-	const text = (name: string) => String(ctx.getNodeParameter(name, itemIndex, '') ?? '').trim();
-	if (text('title')) body.title = text('title');
-	if (text('coreMessage')) body.core_message = text('coreMessage');
-	if (text('audience')) body.audience = text('audience');
 	// Never set by the node itself: only a user's explicit true (after approval) sends it.
 	if (readBoolean(ctx, itemIndex, CONFIRM_SURCHARGE) === true) body.confirm_slide_surcharge = true;
+	const source = briefSource(item);
+	if (source) {
+		const reading = briefFromObject(atPath(ctx.getInputData()[itemIndex]?.json, source.path), source.where);
+		if (!reading.ok) throw new NodeOperationError(ctx.getNode(), reading.message, { itemIndex, description: reading.description });
+		return { ...reading.body, ...body };
+	}
+	// Each parameter is read once: in n8n 2.x every read of an expression runs it again in an isolate.
+	for (const [parameter, field] of [['title', 'title'], ['coreMessage', 'core_message'], ['audience', 'audience']] as const) {
+		const value = String(ctx.getNodeParameter(parameter, itemIndex, '') ?? '').trim();
+		if (value) body[field] = value;
+	}
 	const slideCount = readSlideCount(item);
 	if (slideCount !== undefined) body.slide_count = slideCount;
 
@@ -250,7 +306,7 @@ export async function execute(item: ItemContext) {
 		json: buildCreateBody(item),
 		options: readOptions(item.ctx, item.itemIndex),
 		requiredMember: 'taskId',
-		formLabels: CREATE_FORM_LABELS,
+		formLabels: formLabelsOf(item),
 	});
 	if (emitted.json.outcome !== 'success' || item.ctx.getNodeParameter('options.simplify', item.itemIndex, false) !== true) return emitted;
 	const json: typeof emitted.json = {};
