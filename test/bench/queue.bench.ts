@@ -282,8 +282,10 @@ async function main(): Promise<void> {
 		}
 		if (only) {
 			// one workflow alone (to profile it): its figures, no ratio and no targets
-			console.log(JSON.stringify(perDeck[only], null, 2));
-			if (jsonFile) fs.writeFileSync(jsonFile, JSON.stringify({ decks, only, perDeck }, null, 2) + '\n');
+			const halves = sides[0].halves;
+			const alone = { decks, only, perDeck, halves, webhook: { redelivered: sides[0].redeliveries.count, notAccepted: sides[0].notAccepted }, n8n: stack.main.version, totalSeconds: round((Date.now() - t0) / 1000, 1) };
+			console.log(JSON.stringify(alone, null, 2));
+			if (jsonFile) fs.writeFileSync(jsonFile, JSON.stringify(alone, null, 2) + '\n');
 			return;
 		}
 		const p = perDeck.package;
