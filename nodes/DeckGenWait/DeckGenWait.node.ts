@@ -24,6 +24,7 @@ import {
 	type WaitOutcome,
 } from '../shared/poller';
 import type { ServiceFailure } from '../shared/problem';
+import { valueAtPath } from '../shared/path';
 import { deckLinks, chooseLink, putDeckLinks } from '../shared/links';
 import { downloadFile, downloadOptions, readDownloadSettings } from '../shared/n8n/download';
 import { deckPath } from '../shared/transport';
@@ -395,7 +396,7 @@ function taskIdOf(json: IDataObject, field: string): string | undefined {
 	const name = field.trim();
 	let value: unknown = json[name];
 	if (value === undefined && name.includes('.')) {
-		value = name.split('.').reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as IDataObject)[key] : undefined), json);
+		value = valueAtPath(json, name);
 	}
 	return taskIdOfValue(value);
 }

@@ -35,8 +35,11 @@ export const BRIEF_MEMBERS: readonly BriefMember[] = [
 	{ field: 'additional_languages', alias: 'additionalLanguages', kind: 'list' },
 ];
 
-/** Members that are never taken from an item (see above). */
-export const FORM_ONLY_MEMBERS = ['expected_credits', 'expectedCredits', 'confirm_slide_surcharge', 'confirmSlideSurcharge'];
+/** Where the brief is on the item: a dot path ('' for the item itself), and how messages name it. */
+export interface BriefSource {
+	path: string;
+	where: string;
+}
 
 export type BriefReading =
 	| { ok: true; body: Record<string, unknown> }
@@ -46,14 +49,6 @@ const shown = (value: unknown) => {
 	const text = typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? String(value));
 	return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 };
-
-/** The member `key` of `value` at a dot path (`body`, `data.brief`); the value itself for ''. */
-export function atPath(value: unknown, path: string): unknown {
-	return path
-		.split('.')
-		.filter(Boolean)
-		.reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), value);
-}
 
 /**
  * The creation body's brief from `source` (the object at `where` on the item). Refuses, before

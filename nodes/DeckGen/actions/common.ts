@@ -7,6 +7,7 @@ import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from
 
 import { NOT_GIVEN, toBoolean, toWholeNumber, type Coerced } from '../../shared/coerce';
 import { isFilled, readListValue } from '../../shared/lists';
+import { valueAtPath } from '../../shared/path';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from '../../shared/retry';
 
 export const taskIdField: INodeProperties = {
@@ -237,9 +238,7 @@ export function readMaxCredits(ctx: IExecuteFunctions, itemIndex: number): numbe
  * Filled but empty, or with empty entries, stops the item naming the field (shared/lists.ts).
  */
 export function readList(ctx: IExecuteFunctions, name: string, itemIndex: number, label: string): unknown[] | undefined {
-	const raw = name
-		.split('.')
-		.reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), ctx.getNode().parameters);
+	const raw = valueAtPath(ctx.getNode().parameters, name);
 	if (raw === undefined) return undefined;
 	const reading = readListValue(ctx.getNodeParameter(name, itemIndex, undefined) as unknown, isFilled(raw));
 	const expression = typeof raw === 'string' && raw.startsWith('=') ? ` (${raw.slice(1).trim().slice(0, 100)})` : '';

@@ -27,6 +27,7 @@ import {
 } from 'n8n-workflow';
 
 import { mayCarryCredential } from '../download';
+import { valueAtPath } from '../path';
 import type { EmittedItem } from './runner';
 
 /** How often a model should ask for a deck's status, said the same way everywhere. */
@@ -94,9 +95,7 @@ const FROM_AI = /\$fromai\s*\(\s*(['"`])([A-Za-z0-9_-]{1,64})\1/i;
  * workflow fixes the value.
  */
 export function argumentOf(node: INode, parameter: string): string | undefined {
-	const raw = parameter
-		.split('.')
-		.reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as IDataObject)[key] : undefined), node.parameters);
+	const raw = valueAtPath(node.parameters, parameter);
 	if (typeof raw !== 'string') return undefined;
 	return FROM_AI.exec(raw)?.[2];
 }

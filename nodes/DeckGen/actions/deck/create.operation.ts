@@ -12,7 +12,8 @@ import {
 	spendOptions,
 	type TypedField,
 } from '../common';
-import { atPath, BRIEF_MEMBERS, briefFromObject } from '../../../shared/brief';
+import { BRIEF_MEMBERS, briefFromObject, type BriefSource } from '../../../shared/brief';
+import { valueAtPath } from '../../../shared/path';
 import type { FormLabels } from '../../../shared/formLabels';
 import type { Operation } from '../node.type';
 import { sendMutation, type ItemContext } from '../send';
@@ -247,15 +248,14 @@ function readSlideCount(item: ItemContext): number | undefined {
 }
 
 /** With Brief From: Input Item, where the brief is on the item: a dot path, and how messages name it. */
-function briefSource(item: ItemContext): { path: string; where: string } | undefined {
+function briefSource(item: ItemContext): BriefSource | undefined {
 	if (item.ctx.getNodeParameter('briefFrom', item.itemIndex, 'fields') !== 'input') return undefined;
 	const path = String(item.ctx.getNodeParameter('briefField', item.itemIndex, '') ?? '').trim().replace(/^\$json\.?/, '');
 	return { path, where: path ? `$json.${path}` : '$json' };
 }
 
 /** A 400/422 names a field as the user gave it: on the form, or as a member of the input's brief. */
-function formLabelsOf(item: ItemContext): FormLabels {
-	const source = briefSource(item);
+function formLabelsOf(source: BriefSource | undefined): FormLabels {
 	if (!source) return CREATE_FORM_LABELS;
 	return { ...CREATE_FORM_LABELS, ...Object.fromEntries(BRIEF_MEMBERS.map((member) => [member.field, `${source.where}.${member.field}`])) };
 }
@@ -266,14 +266,13 @@ function formLabelsOf(item: ItemContext): FormLabels {
  * `expected_credits`, `confirm_slide_surcharge`) are sent as their type, whatever text an
  * expression produced; the others exactly as given.
  */
-export function buildCreateBody(item: ItemContext): Record<string, unknown> {
+export function buildCreateBody(item: ItemContext, source: BriefSource | undefined): Record<string, unknown> {
 	const { ctx, itemIndex } = item;
 	const body: Record<string, unknown> = { expected_credits: readExpectedCredits(ctx, itemIndex) };
 	// Never set by the node itself: only a user's explicit true (after approval) sends it.
 	if (readBoolean(ctx, itemIndex, CONFIRM_SURCHARGE) === true) body.confirm_slide_surcharge = true;
-	const source = briefSource(item);
 	if (source) {
-		const reading = briefFromObject(atPath(ctx.getInputData()[itemIndex]?.json, source.path), source.where);
+		const reading = briefFromObject(valueAtPath(ctx.getInputData()[itemIndex]?.json, source.path), source.where);
 		if (!reading.ok) throw new NodeOperationError(ctx.getNode(), reading.message, { itemIndex, description: reading.description });
 		return { ...reading.body, ...body };
 	}
@@ -300,13 +299,14 @@ export function buildCreateBody(item: ItemContext): Record<string, unknown> {
 
 /** `POST /v1/decks`: buys a deck. Answers at once with its `taskId`; the deck is not ready yet. */
 export async function execute(item: ItemContext) {
+	const source = briefSource(item);
 	const emitted = await sendMutation(item, {
 		operation: 'deck.create',
 		path: '/v1/decks',
-		json: buildCreateBody(item),
+		json: buildCreateBody(item, source),
 		options: readOptions(item.ctx, item.itemIndex),
 		requiredMember: 'taskId',
-		formLabels: formLabelsOf(item),
+		formLabels: formLabelsOf(source),
 	});
 	if (emitted.json.outcome !== 'success' || item.ctx.getNodeParameter('options.simplify', item.itemIndex, false) !== true) return emitted;
 	const json: typeof emitted.json = {};
