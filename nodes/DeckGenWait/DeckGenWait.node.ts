@@ -297,6 +297,7 @@ export class DeckGenWait implements INodeType {
 					sleep: service.sleep,
 					signal: service.signal,
 					gate: service.gate,
+					statusUrl: (taskId) => `${service.baseUrl}${deckPath(taskId, 'status')}`,
 				},
 			);
 		} catch (error) {
@@ -416,6 +417,8 @@ function itemFor(
 		state: report.state,
 		...(found?.deckUrl ? { deckUrl: found.deckUrl } : {}),
 		status: report.status ?? null,
+		// where word and record disagree (the failure reason itself is the Failed item's `detail`)
+		...(report.judgement?.note ? { statusNote: report.judgement.note } : {}),
 		elapsedSeconds: Math.round(report.elapsedMs / 100) / 10,
 		polls: report.polls,
 		...(found ? { links: found.links as unknown as IDataObject[] } : {}),
@@ -476,7 +479,7 @@ async function downloadCompleted(
 
 /** What a simplified item keeps, in this order: the deck, its link, the file, and why it failed or was not read. */
 const SIMPLE_FIELDS = [
-	'taskId', 'status', 'state', 'outcome', 'deckUrl',
+	'taskId', 'status', 'state', 'statusNote', 'outcome', 'deckUrl',
 	'fileName', 'mimeType', 'fileSize', 'downloadError',
 	'error', 'detail', 'code', 'httpCode', 'reason', 'description', 'requestId', 'lastError',
 ] as const;
@@ -521,11 +524,11 @@ function serviceFailureFields(taskId: string, failure: ServiceFailure): IDataObj
 	return fields;
 }
 
-/** The deck itself ended failed: say so with whatever the status body explains. */
+/** The deck itself ended failed: say so with the failure reason of its record (judgeStatus), or whatever else it explains. */
 function deckFailureFields(report: DeckReport): IDataObject {
 	const body = report.body ?? {};
 	const nested = body.error && typeof body.error === 'object' ? (body.error as IDataObject) : {};
-	const explained = [nested.message, body.detail, body.message, typeof body.error === 'string' ? body.error : undefined].find(
+	const explained = [report.judgement?.failureReason, body.detail, body.message].find(
 		(value): value is string => typeof value === 'string' && value !== '',
 	);
 	return {

@@ -1,8 +1,10 @@
 /**
- * The finished deck's links. The contract does not show the status response's fields, so no
- * member name is assumed: every http(s) URL anywhere in the body is found with its JSON path
- * (`deckUrl`, `files.pdf`, `export.url`, `result.download_url`, `files[0].url`), and the most
- * likely deck file is picked by what its name and path say.
+ * The one link finder, for every answer. The contract shows neither the status response's fields
+ * nor the shape of a 402 option, so no member name is assumed: every http(s) URL anywhere in a body
+ * is found with its JSON path (`deckUrl`, `files.pdf`, `export.url`, `result.download_url`,
+ * `files[0].url`; a 402 option's `url`, `href`, `link.url`, `_links.checkout.href`), and the link a
+ * person needs is picked by what its name and path say: the deck file in a status (`pickDeckUrl`),
+ * the way forward in a refusal (`actionLink`).
  */
 
 export interface FoundLink {
@@ -82,9 +84,18 @@ const SIGNALS: Array<[RegExp, number]> = [
 	[/video|mp4/i, -40],
 ];
 
-function score(link: FoundLink): number {
+function score(link: FoundLink, signals: Array<[RegExp, number]> = SIGNALS): number {
 	const text = `${link.path} ${pathnameOf(link.url)}`;
-	return SIGNALS.reduce((sum, [pattern, weight]) => (pattern.test(text) ? sum + weight : sum), 0);
+	return signals.reduce((sum, [pattern, weight]) => (pattern.test(text) ? sum + weight : sum), 0);
+}
+
+/**
+ * Whether a link is the deck to hand over, not only a page about it: its path or address names the
+ * file (pptx, pdf, presentation), a download, export, file, result or output, or the deck or slides,
+ * and nothing that makes it a preview, a status or the app's page (SIGNALS). A bare `url` is not enough.
+ */
+export function isDeliverable(link: FoundLink): boolean {
+	return score(link) >= 20;
 }
 
 function pathnameOf(url: string): string {
@@ -97,12 +108,53 @@ function pathnameOf(url: string): string {
 
 /** The link most likely to be the deck file; undefined only when the body has no link at all. */
 export function pickDeckUrl(links: FoundLink[]): string | undefined {
+	return bestBy(links, SIGNALS)?.url;
+}
+
+/** What makes a link in a refusal the way forward (checkout, subscription, settings) or only documentation. */
+const ACTION_SIGNALS: Array<[RegExp, number]> = [
+	[/checkout|pay|purchase|buy|billing|subscri|upgrade|top_?up|credits?|pricing|plan|unlock|account|settings|manage|next/i, 30],
+	[/url|href|link/i, 5],
+	[/docs?\b|help|errors?\b|problems?\b|self|status/i, -40],
+];
+
+/** Members of a problem body that are about the problem, not a way forward (RFC 9457 `type`, `instance`). */
+const PROBLEM_ONLY = new Set(['type', 'instance']);
+
+/**
+ * The link a person should follow after a refusal (a 402), with the label beside it: the first
+ * option, in the service's order, that carries a link anywhere inside it; else the body's own best
+ * link outside its options (HAL `_links`, `checkoutUrl`), never the problem's `type` or `instance`.
+ * That last one must look like a way forward, unless `anyLink` (a failure's body: a help page helps).
+ */
+export function actionLink(body: unknown, resolveAgainst?: string, anyLink = false): { url: string; path: string; label?: string } | undefined {
+	if (!body || typeof body !== 'object') return undefined;
+	const record = body as Record<string, unknown>;
+	const options = Array.isArray(record.options) ? record.options : [];
+	for (const [index, option] of options.entries()) {
+		const best = bestBy(findLinks(option, resolveAgainst), ACTION_SIGNALS);
+		if (best) return { url: best.url, path: `options[${index}].${best.path}`, label: labelOf(option) };
+	}
+	const own = findLinks(record, resolveAgainst).filter((link) => !link.path.startsWith('options[') && !PROBLEM_ONLY.has(link.path));
+	const best = bestBy(own, ACTION_SIGNALS);
+	return best && (anyLink || score(best, ACTION_SIGNALS) > 0) ? { url: best.url, path: best.path } : undefined;
+}
+
+function bestBy(links: FoundLink[], signals: Array<[RegExp, number]>): FoundLink | undefined {
 	let best: { link: FoundLink; score: number } | undefined;
 	for (const link of links) {
-		const value = score(link);
+		const value = score(link, signals);
 		if (!best || value > best.score) best = { link, score: value };
 	}
-	return best?.link.url;
+	return best?.link;
+}
+
+/** An option's words for a person: `label`, `title`, `name` or `text`. */
+function labelOf(option: unknown): string | undefined {
+	if (!option || typeof option !== 'object') return undefined;
+	const record = option as Record<string, unknown>;
+	const label = [record.label, record.title, record.name, record.text].find((value) => typeof value === 'string' && value.trim() !== '');
+	return label as string | undefined;
 }
 
 /** `links` and `deckUrl` as the nodes add them to an item (`resolveAgainst`: see findLinks). */

@@ -4,6 +4,7 @@
  * and told a person what to do next. Only real failures become errors.
  */
 import { ctaOfPaymentRequired, routeCta, type CtaKind } from './cta';
+import { actionLink, findLinks } from './links';
 import { isReplayed } from './idempotency';
 import { isSuccess, parseFailure, parseJson, requestIdOf, type ServiceFailure } from './problem';
 import type { ServiceResponse } from './transport';
@@ -174,6 +175,11 @@ export function refusalFields(outcome: RefusalOutcome, accountUrl?: string): Rec
 	}
 	if (outcome.cta !== undefined) {
 		fields.options = Array.isArray(body.options) ? body.options : [];
+		// The link the message gives, and every link of the answer with its JSON path, wherever the service put them.
+		const next = actionLink(body);
+		if (next) fields.actionUrl = next.url;
+		const links = findLinks(body).filter((link) => link.path !== 'type' && link.path !== 'instance');
+		if (links.length) fields.links = links;
 		if (!outcome.ctaKnown && accountUrl) fields.accountUrl = accountUrl;
 	}
 	fields.code = outcome.failure.code;
@@ -195,10 +201,10 @@ export function refusalMessage(outcome: RefusalOutcome, accountUrl?: string): st
 		);
 	}
 	if (typeof body.resetAt === 'string') parts.push(`Resets at ${body.resetAt}.`);
+	const next = actionLink(body);
 	const firstOption = Array.isArray(body.options) ? (body.options[0] as Record<string, unknown> | undefined) : undefined;
-	const link = typeof firstOption?.url === 'string' ? firstOption.url : undefined;
-	const label = typeof firstOption?.label === 'string' ? firstOption.label : undefined;
-	if (label || link) parts.push(`Next: ${[label, link].filter(Boolean).join(' ')}.`);
+	const label = next ? next.label : typeof firstOption?.label === 'string' ? firstOption.label : undefined;
+	if (label || next) parts.push(`Next: ${[label, next?.url].filter(Boolean).join(' ')}.`);
 	else if (outcome.cta !== undefined && !outcome.ctaKnown && accountUrl) parts.push(`Account: ${accountUrl}`);
 	return parts.join(' ');
 }

@@ -44,7 +44,8 @@
  * - a non-retryable answer fails the deck with the service's detail/code/requestId (404: the deck
  *   does not exist for this credential). 401 and 403 are about the key, not the deck: they fail
  *   every deck still waiting at once instead of repeating the same refusal per deck;
- * - an unknown status word counts as running and is reported exactly as it came;
+ * - a read is judged from the whole record (status.ts judgeStatus): an unknown word, and a success
+ *   word with nothing to hand over, count as running and are reported exactly as they came;
  * - `elapsedMs` is the time until the node saw the deck finished (the answer of its last read);
  * - the cancel signal ends every wait at once.
  *
@@ -52,7 +53,7 @@
  */
 import { CancelledError, throwIfCancelled, type CallResult, type CredentialGate, type Sleep } from './client';
 import type { ServiceFailure } from './problem';
-import { DEFAULT_STATUS_WORDS, stateOf, statusWordOf, type DeckState, type StatusWords } from './status';
+import { DEFAULT_STATUS_WORDS, judgeStatus, type DeckState, type StatusJudgement, type StatusWords } from './status';
 
 /** The contract's polling interval for `GET /v1/decks/{taskId}/status`. */
 export const CONTRACT_POLL_INTERVAL_MS = 5_000;
@@ -97,8 +98,10 @@ export interface DeckSpec {
 export interface DeckReport {
 	taskId: string;
 	outcome: WaitOutcome;
-	/** Ours, from the status map; 'unknown' until a status word was read. */
+	/** Ours, judged from the whole record (judgeStatus); 'unknown' until a status was read. */
 	state: DeckState;
+	/** The last read's judgement: where word and record disagree, and the record's failure reason. */
+	judgement?: StatusJudgement;
 	/** The service's status word, exactly as it came. */
 	status?: string;
 	/** The latest status body. */
@@ -127,6 +130,8 @@ export interface PollerOptions {
 	signal?: AbortSignal;
 	/** The credential's gate: nothing is read while it is paused. */
 	gate?: CredentialGate;
+	/** The URL a deck's status is read from: root-relative links in it are resolved against it. */
+	statusUrl?: (taskId: string) => string;
 	maxInFlight?: number;
 }
 
@@ -197,7 +202,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 	// Word lists are usually one object shared by every deck: number them instead of keying on them.
 	const wordIds = new Map<string, number>();
 	const wordsIdOf = (words: StatusWords) => {
-		const text = `${words.succeeded.join(',')}|${words.failed.join(',')}|${words.running.join(',')}`;
+		const text = `${words.succeeded.join(',')}|${words.failed.join(',')}|${words.running.join(',')}|${words.own?.join(',') ?? ''}`;
 		let id = wordIds.get(text);
 		if (id === undefined) wordIds.set(text, (id = wordIds.size));
 		return id;
@@ -249,8 +254,9 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 		const { outcome } = result;
 		if (outcome.route === 'success') {
 			report.body = outcome.body;
-			report.status = statusWordOf(outcome.body);
-			report.state = stateOf(report.status, deck.spec.words);
+			report.judgement = judgeStatus(outcome.body, deck.spec.words, options.statusUrl?.(deck.spec.taskId));
+			report.status = report.judgement.word;
+			report.state = report.judgement.state;
 			report.requestId = outcome.requestId;
 			delete report.failure;
 			if (report.state === 'succeeded') finish(deck, 'completed');

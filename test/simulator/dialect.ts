@@ -46,6 +46,10 @@ function speakProblem(reply: Reply, body: ProblemBody, profile: ProfileChoices):
 	}
 	if (status === 402) {
 		if (profile.paymentCta !== 'top-level') delete value.cta;
+		if (profile.optionLinks !== 'url' && Array.isArray(value.options)) {
+			if (profile.paymentCta === 'options-strings') value._links = halLinksOf(value.options);
+			else value.options = value.options.map((option) => movedLink(option as Record<string, unknown>, profile.optionLinks));
+		}
 		if (profile.paymentCta === 'options-strings' && Array.isArray(value.options)) {
 			// Each option is its cta and nothing else; options without one (the paywall's) have no such form.
 			value.options = value.options.flatMap((option) => {
@@ -65,6 +69,34 @@ function speakProblem(reply: Reply, body: ProblemBody, profile: ProfileChoices):
 		value.status = 422;
 	}
 	return { status, headers, body: { kind: 'problem', value }, spoken: true };
+}
+
+/** A 402 option with its `url` under the profile's member (`optionLinks`). */
+function movedLink(option: Record<string, unknown>, where: ProfileChoices['optionLinks']): Record<string, unknown> {
+	const { url, ...rest } = option;
+	if (typeof url !== 'string') return option;
+	switch (where) {
+		case 'url':
+			return option;
+		case 'href':
+			return { ...rest, href: url };
+		case 'nested':
+			return { ...rest, link: { url } };
+		case 'hal':
+			return { ...rest, _links: { checkout: { href: url } } };
+	}
+}
+
+/** HAL `_links` of the body, one per option cta (the first option's under its cta and as `next`). */
+function halLinksOf(options: unknown[]): Record<string, { href: string }> {
+	const links: Record<string, { href: string }> = {};
+	for (const option of options as Array<Record<string, unknown>>) {
+		if (typeof option.url !== 'string') continue;
+		links.next ??= { href: option.url };
+		const rel = typeof option.cta === 'string' ? option.cta : 'checkout';
+		links[rel] ??= { href: option.url };
+	}
+	return links;
 }
 
 /** X-RateLimit-* of the reference, under the profile's names (applied to every answer's headers). */

@@ -166,8 +166,24 @@ export function getStatus(call: Call): Reply {
 		...(alternate ? { webUrl: `${APP}/decks/${deck.taskId}` } : {}),
 		...(s.phase === 'succeeded' ? (state.profile.statusLinks === 'hal' ? halLinks(state, deck) : resultLinks(state, deck, now)) : {}),
 		...(s.phase === 'succeeded' && deck.video ? { videoUrl: `${APP}/decks/${deck.taskId}/video?version=${deck.version}` } : {}),
-		...(s.phase === 'failed' ? { error: { code: 'generation_failed', message: 'The deck could not be generated. Start a new deck.' } } : {}),
+		...(s.phase === 'failed' ? failureRecord(state) : {}),
 	}));
+}
+
+const FAILURE = { code: 'generation_failed', message: 'The deck could not be generated. Start a new deck.' };
+
+/** A failed deck's reason, where the profile puts it (`failureMember`). */
+function failureRecord(state: SimState): Record<string, unknown> {
+	switch (state.profile.failureMember) {
+		case 'error':
+			return { error: FAILURE };
+		case 'failureReason':
+			return { failureReason: FAILURE.message };
+		case 'errors':
+			return { errors: [FAILURE] };
+		case 'failure':
+			return { failure: { reason: FAILURE.message } };
+	}
 }
 
 export type DeckFormat = 'pptx' | 'pdf';

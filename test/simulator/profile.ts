@@ -9,7 +9,7 @@
 // (test/conformance runs against each).
 import type { StatusWords } from './types';
 
-export type ProfileName = 'reference' | 'alternate' | 'readings';
+export type ProfileName = 'reference' | 'alternate' | 'readings' | 'contrary';
 
 /** Where a finished deck's links sit in the status body. */
 export type ResultLinks =
@@ -105,6 +105,17 @@ export interface ProfileChoices {
 	statusLinks: 'none' | 'hal';
 	/** How a file answer gives its length: `content-length`, or `chunked` (no Content-Length; API files and storage alike). */
 	fileLength: 'content-length' | 'chunked';
+	/**
+	 * Where a failed deck's record gives its reason (the status fields are not shown): `error` = `error: {code,
+	 * message}`; `failureReason` = a text; `errors` = `errors: [{code, message}]`; `failure` = `failure: {reason}`.
+	 */
+	failureMember: 'error' | 'failureReason' | 'errors' | 'failure';
+	/**
+	 * Where each 402 option gives its link (the options' shape is not shown): `url`; `href`; `nested` =
+	 * `link: {url}`; `hal` = `_links: {checkout: {href}}`. With `options-strings` (no option objects) any value
+	 * but `url` puts HAL `_links` on the body itself, one per cta.
+	 */
+	optionLinks: 'url' | 'href' | 'nested' | 'hal';
 }
 
 export const PROFILES = {
@@ -134,6 +145,8 @@ export const PROFILES = {
 		statusWordShape: 'text',
 		statusLinks: 'none',
 		fileLength: 'content-length',
+		failureMember: 'error',
+		optionLinks: 'url',
 	},
 	alternate: {
 		createStatus: 201,
@@ -161,6 +174,8 @@ export const PROFILES = {
 		statusWordShape: 'text',
 		statusLinks: 'none',
 		fileLength: 'content-length',
+		failureMember: 'error',
+		optionLinks: 'url',
 	},
 } as Record<ProfileName, ProfileChoices>;
 
@@ -177,10 +192,23 @@ PROFILES.readings = {
 	fileLength: 'chunked',
 };
 
+/**
+ * Profile D ("contrary"): the readings of issue 26, where the word alone misleads. The running deck says
+ * `done` (a success word of the default map) at progress below 100 with nothing to hand over; the finished
+ * deck says `processed` (on no list) with its files; the failed deck says `completed` (a success word) with
+ * its reason under `failureReason`. 402 options carry their links HAL-style (`_links.checkout.href`).
+ */
+PROFILES.contrary = {
+	...PROFILES.alternate,
+	statusWords: { queued: 'accepted', running: 'done', succeeded: 'processed', failed: 'completed' },
+	failureMember: 'failureReason',
+	optionLinks: 'hal',
+};
+
 /** The profile tests run against when they name none: `DECKGEN_SIM_PROFILE` (the jest project "profile B" sets it). */
 export function defaultProfileName(): ProfileName {
 	const fromEnv = process.env.DECKGEN_SIM_PROFILE;
-	return fromEnv === 'alternate' || fromEnv === 'readings' ? fromEnv : 'reference';
+	return fromEnv === 'alternate' || fromEnv === 'readings' || fromEnv === 'contrary' ? fromEnv : 'reference';
 }
 
 export function resolveProfile(name: ProfileName | undefined, choices: Partial<ProfileChoices> = {}): ProfileChoices & { name: ProfileName } {

@@ -74,7 +74,9 @@ class FakeService {
 		const deck = this.decks.get(taskId);
 		if (!deck) return problem(404, { code: 'not_found', detail: `No deck ${taskId}`, retryable: false });
 		const word = deck.word ?? (at >= deck.doneAt ? deck.end : 'generating');
-		return { status: 200, headers: { 'x-request-id': `req_${this.requests.length}` }, text: JSON.stringify({ taskId, status: word }) };
+		// A finished deck's record has its file to hand over: a success word alone is not believed (status.ts judgeStatus).
+		const file = at >= deck.doneAt && deck.end === 'completed' ? { deckUrl: `https://files.example/${taskId}.pptx` } : {};
+		return { status: 200, headers: { 'x-request-id': `req_${this.requests.length}` }, text: JSON.stringify({ taskId, status: word, ...file }) };
 	}
 
 	requestsOf(taskId: string): number[] {
@@ -131,7 +133,7 @@ describe('pollDecks on virtual time', () => {
 		expect(times.at(-2)!).toBeLessThan(doneAt);
 		expect(times.length).toBeLessThanOrEqual(Math.ceil((12 * MINUTE + 1_234) / INTERVAL) + 1);
 		expect(report).toMatchObject({ taskId: 'tsk_a', outcome: 'completed', state: 'succeeded', status: 'completed', polls: times.length });
-		expect(report.body).toEqual({ taskId: 'tsk_a', status: 'completed' });
+		expect(report.body).toEqual({ taskId: 'tsk_a', status: 'completed', deckUrl: 'https://files.example/tsk_a.pptx' });
 		expect(report.requestId).toMatch(/^req_/);
 		expect(report.elapsedMs).toBe(times.at(-1)! - startedAt);
 	});
@@ -202,7 +204,8 @@ describe('pollDecks on virtual time', () => {
 
 	test('an unknown status word keeps polling until the deadline and is reported as it came', async () => {
 		const { service, wait, startedAt, clock } = setup();
-		service.add('tsk_odd', MINUTE, 'completed', 'Awaiting-Review');
+		// still generating (nothing to hand over) at the deadline, under a word on no list
+		service.add('tsk_odd', 60 * MINUTE, 'completed', 'Awaiting-Review');
 
 		const [report] = await wait([deck('tsk_odd', { maxWaitMs: 2 * MINUTE })]);
 

@@ -136,7 +136,12 @@ describe('statusWordOf and withState', () => {
 	});
 
 	it("keeps the service's own `state` as serviceState", () => {
-		expect(withState({ taskId: 't-1', state: 'done' })).toEqual({ taskId: 't-1', state: 'succeeded', serviceState: 'done' });
+		expect(withState({ taskId: 't-1', state: 'done', deckUrl: 'https://files.example/t-1.pptx' })).toEqual({
+			taskId: 't-1',
+			deckUrl: 'https://files.example/t-1.pptx',
+			state: 'succeeded',
+			serviceState: 'done',
+		});
 		expect(withState({ taskId: 't-1', status: 'failed', state: { stage: 3 } })).toEqual({
 			taskId: 't-1',
 			status: 'failed',

@@ -5,6 +5,7 @@
  */
 import { NodeApiError, type IDataObject, type INode, type JsonObject } from 'n8n-workflow';
 
+import { actionLink } from '../links';
 import type { ServiceFailure } from '../problem';
 
 /** What to do about each failure, by code and reason: the part a person acts on. */
@@ -75,7 +76,9 @@ export function failureMessage(failure: ServiceFailure): string {
 }
 
 export function failureDescription(failure: ServiceFailure): string {
-	return [remedy(failure), failure.requestId ? `Request id: ${failure.requestId}` : undefined]
+	// The link the service gave with its refusal, wherever it put it (shared/links.ts, the one link finder).
+	const link = actionLink(failure.body, undefined, true);
+	return [remedy(failure), link ? `The service links: ${link.url}` : undefined, failure.requestId ? `Request id: ${failure.requestId}` : undefined]
 		.filter(Boolean)
 		.join(' ');
 }

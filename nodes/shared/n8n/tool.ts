@@ -147,22 +147,30 @@ function linkAdvice(url: string, baseUrl: string): string {
 		: `Hand the person this link: ${url} (anyone with the link can open it, no sign-in, possibly only for a limited time).`;
 }
 
-/** What a status answer (Get Status, the Wait node) tells a model to do next. */
+/**
+ * What a status answer (Get Status, the Wait node) tells a model to do next, from the one judgement
+ * of the record (`state`, and `statusNote` where the word and the record disagree).
+ */
 export function statusAdvice(json: IDataObject, baseUrl: string): string {
 	const taskId = String(json.taskId ?? '');
 	const word = json.status === undefined || json.status === null ? '' : String(json.status);
 	const url = typeof json.deckUrl === 'string' ? json.deckUrl : undefined;
+	const note = typeof json.statusNote === 'string' ? ` (${json.statusNote})` : '';
 	switch (json.state) {
 		case 'succeeded':
 			return url
-				? `Deck ${taskId} is ready. ${linkAdvice(url, baseUrl)}`
-				: `Deck ${taskId} is ready, but its status carries no link: tell the person it is done (taskId ${taskId}).`;
-		case 'failed':
-			return `Deck ${taskId} failed (status "${word}"). Tell the person; there is nothing more to wait for.`;
+				? `Deck ${taskId} is ready${note}. ${linkAdvice(url, baseUrl)}`
+				: `Deck ${taskId} is ready${note}, but its status carries no link: tell the person it is done (taskId ${taskId}).`;
+		case 'failed': {
+			const reason = typeof json.failureReason === 'string' ? `: ${json.failureReason}` : '';
+			return `Deck ${taskId} failed (status "${word}")${reason}${note}. Tell the person; there is nothing more to wait for.`;
+		}
 		case 'running':
 			return `Deck ${taskId} is still being generated (status "${word}"). ${POLL_ADVICE}`;
 		default:
-			return `Deck ${taskId} reports the status "${word}", which this tool does not know: treat it as still running and ask again in about a minute, or show it to the person.`;
+			return note
+				? `Deck ${taskId} is not finished yet${note}. Treat it as still running and ask again in about a minute.`
+				: `Deck ${taskId} reports the status "${word}", which this tool does not know: treat it as still running and ask again in about a minute, or show it to the person.`;
 	}
 }
 

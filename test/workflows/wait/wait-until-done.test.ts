@@ -156,7 +156,8 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 	});
 
 	test('an unknown status word keeps polling and is reported exactly as it came', async () => {
-		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded', status: 'Awaiting-Review' });
+		// still generating (nothing to hand over) under a word on no list
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 600 * MINUTE, outcome: 'succeeded', status: 'Awaiting-Review' });
 
 		const { stillRunning } = await runWait('still-running', sim, [{ taskId }]);
 
@@ -179,9 +180,13 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 		expect(overridden.completed.map((item) => item.json)).toEqual([
 			expect.objectContaining({ taskId: first, status: 'expired', state: 'succeeded', outcome: 'completed' }),
 		]);
-		expect(byDefault.failed.map((item) => item.json)).toEqual([
-			expect.objectContaining({ taskId: second, status: 'expired', state: 'failed', outcome: 'failed' }),
+		expect(overridden.completed[0].json).not.toHaveProperty('statusNote');
+		// By default the record decides: a failure word on a record with the deck to hand over and no
+		// failure reason is Completed, and the item says where word and record disagree.
+		expect(byDefault.completed.map((item) => item.json)).toEqual([
+			expect.objectContaining({ taskId: second, status: 'expired', state: 'succeeded', outcome: 'completed', deckUrl: expect.any(String) }),
 		]);
+		expect(byDefault.completed[0].json.statusNote).toMatch(/"expired".*hand over.*completed.*Failed Status Words/);
 	});
 
 	test('an item without the task id field fails the node naming the item and field, before any read', async () => {

@@ -4,7 +4,8 @@ import { displayUrl } from '../../../shared/download';
 import { chooseLink, deckLinks, putDeckLinks } from '../../../shared/links';
 import { downloadFile, downloadOptions, readDownloadSettings } from '../../../shared/n8n/download';
 import { toNodeApiError } from '../../../shared/n8n/errors';
-import { stateOf, statusWordOf } from '../../../shared/status';
+import { readStatusWords, statusWordOptions, type StatusWordSettings } from '../../../shared/n8n/statusWords';
+import { judgeStatus } from '../../../shared/status';
 import { deckPath } from '../../../shared/transport';
 import { callOptions, optionsCollection, readOptions, readTaskId, taskIdField } from '../common';
 import type { Operation } from '../node.type';
@@ -31,7 +32,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { source: ['url'] } },
 		description: 'The file’s link. The API key is sent only when the link is on the credential’s Base URL; any other host gets no credential.',
 	},
-	optionsCollection([...callOptions, ...downloadOptions].sort((a, b) => a.displayName.localeCompare(b.displayName))),
+	optionsCollection([...callOptions, ...downloadOptions, ...statusWordOptions]),
 ];
 
 export const description = updateDisplayOptions(
@@ -70,14 +71,20 @@ export async function execute(item: ItemContext) {
 			throw new NodeOperationError(ctx.getNode(), `Reading the status of deck ${taskId}: ${result.outcome.failure.detail}`, { itemIndex });
 		}
 		const body = result.outcome.body;
-		const word = statusWordOf(body);
-		const found = deckLinks(body, `${service.baseUrl}${deckPath(taskId, 'status')}`);
-		Object.assign(json, { taskId, status: word ?? null });
+		const statusUrl = `${service.baseUrl}${deckPath(taskId, 'status')}`;
+		const judgement = judgeStatus(body, readStatusWords(options as StatusWordSettings), statusUrl);
+		const found = deckLinks(body, statusUrl);
+		Object.assign(json, { taskId, status: judgement.word ?? null });
 		putDeckLinks(json, found, input?.json, 'input');
-		if (stateOf(word) !== 'succeeded') {
-			throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} is not finished (status "${word ?? ''}"); nothing to download yet`, {
+		if (judgement.state !== 'succeeded') {
+			const failed = judgement.state === 'failed';
+			const said = `${failed ? 'failed' : 'is not finished'} (status "${judgement.word ?? ''}"${judgement.failureReason ? `; ${judgement.failureReason}` : ''})`;
+			throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} ${said}; nothing to download${failed ? '' : ' yet'}`, {
 				itemIndex,
-				description: 'Wait for it with Deck Generator Wait (which can download the file itself), then download.',
+				description: [
+					judgement.note,
+					failed ? 'Start a new deck.' : 'Wait for it with Deck Generator Wait (which can download the file itself), then download.',
+				].filter(Boolean).join(' '),
 			});
 		}
 		url = chooseLink(found, settings.downloadLink);

@@ -1,6 +1,7 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { deckLinks, putDeckLinks } from '../../../shared/links';
+import { readStatusWords, statusWordOptions, type StatusWordSettings } from '../../../shared/n8n/statusWords';
 import { withState } from '../../../shared/status';
 import { deckPath } from '../../../shared/transport';
 import { callOptions, readOptions, readTaskId, taskIdField, optionsCollection } from '../common';
@@ -9,7 +10,7 @@ import { sendRead, type ItemContext } from '../send';
 
 const properties: INodeProperties[] = [
 	taskIdField,
-	optionsCollection(callOptions),
+	optionsCollection([...callOptions, ...statusWordOptions]),
 ];
 
 export const description = updateDisplayOptions(
@@ -19,18 +20,21 @@ export const description = updateDisplayOptions(
 
 /**
  * `GET /v1/decks/{taskId}/status`: every field the service returns, plus our `state`
- * (running | succeeded | failed | unknown) from the default status map, `links` (every http(s)
- * URL in the body with its path) and `deckUrl` (the most likely deck file).
+ * (running | succeeded | failed | unknown) judged from the whole record (shared/status.ts
+ * judgeStatus: `statusNote` where word and record disagree, `failureReason` on a failure), `links`
+ * (every http(s) URL in the body with its path) and `deckUrl` (the most likely deck file).
  */
 export async function execute(item: ItemContext) {
 	const taskId = readTaskId(item.ctx, item.itemIndex);
+	const words = readStatusWords(item.ctx.getNodeParameter('options', item.itemIndex, {}) as StatusWordSettings);
+	const statusUrl = `${item.service.baseUrl}${deckPath(taskId, 'status')}`;
 	return await sendRead(item, {
 		path: deckPath(taskId, 'status'),
 		retry: readOptions(item.ctx, item.itemIndex).retry,
 		decorate: (body) => {
-			const json: Record<string, unknown> = { taskId, ...withState(body) };
+			const json: Record<string, unknown> = { taskId, ...withState(body, words, statusUrl) };
 			// The service's own `links` / `deckUrl`, if it sends such members, stay as serviceLinks / serviceDeckUrl.
-			putDeckLinks(json, deckLinks(body, `${item.service.baseUrl}${deckPath(taskId, 'status')}`), body, 'service');
+			putDeckLinks(json, deckLinks(body, statusUrl), body, 'service');
 			return json;
 		},
 	});
