@@ -8,7 +8,9 @@
  * - `profile B`: the workflow suites again, against the simulator's alternate profile (the other legal
  *   side of every "not shown"; test/simulator/profile.ts), so a node fitted to one reading fails here;
  * - `profile C`: the suites that meet uploads, 402s, status links and downloads, against the readings
- *   of issue 16 (`readings` in test/simulator/profile.ts).
+ *   of issue 16 (`readings` in test/simulator/profile.ts);
+ * - `profile D`: the suites that read a deck's status or a 402, against the readings of issue 26
+ *   (`contrary`: status words that read as their opposite, failure reasons and links under other members).
  * The end-to-end suite is `npm run test:e2e` (it selects the reference project).
  * @type {import('jest').Config}
  */
@@ -40,6 +42,16 @@ module.exports = {
 				'<rootDir>/test/workflows/wait/{download,wait-until-done,check-once}.test.ts',
 			],
 			setupFiles: ['<rootDir>/test/support/profile-c.ts'],
+		},
+		{
+			...base,
+			displayName: 'profile D',
+			testMatch: [
+				'<rootDir>/test/workflows/deckgen/{operations,outcomes,readings,any-service,download,envelope,judgement}.test.ts',
+				'<rootDir>/test/workflows/wait/*.test.ts',
+				'<rootDir>/test/workflows/tool/*.test.ts',
+			],
+			setupFiles: ['<rootDir>/test/support/profile-d.ts'],
 		},
 	],
 };

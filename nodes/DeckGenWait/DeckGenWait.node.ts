@@ -527,13 +527,12 @@ function serviceFailureFields(taskId: string, failure: ServiceFailure): IDataObj
 /** The deck itself ended failed: say so with the failure reason of its record (judgeStatus), or whatever else it explains. */
 function deckFailureFields(report: DeckReport): IDataObject {
 	const body = report.body ?? {};
-	const nested = body.error && typeof body.error === 'object' ? (body.error as IDataObject) : {};
 	const explained = [report.judgement?.failureReason, body.detail, body.message].find(
 		(value): value is string => typeof value === 'string' && value !== '',
 	);
 	return {
 		error: `Deck ${report.taskId} failed (status "${report.status ?? ''}")${explained ? `: ${explained}` : ''}`,
 		detail: explained ?? `The service reported the status "${report.status ?? ''}"`,
-		code: typeof nested.code === 'string' ? nested.code : 'deck_failed',
+		code: report.judgement?.failureCode ?? 'deck_failed',
 	};
 }

@@ -121,6 +121,7 @@ export function judgeStatus(
 	const said = `The service said ${word === undefined ? 'no status word' : `"${word}"`}`;
 	const judgement: StatusJudgement = { state: wordState, wordState, ...(word !== undefined ? { word } : {}) };
 	if (failure) judgement.failureReason = failure.reason;
+	if (failure?.code) judgement.failureCode = failure.code;
 	if (handover) judgement.handover = handover;
 	const ownList = wordState !== 'unknown' && words.own?.includes(wordState);
 
@@ -181,8 +182,9 @@ export interface StatusJudgement {
 	word?: string;
 	/** What the word alone would have said. */
 	wordState: DeckState;
-	/** The failure reason the record carries (rule 1), in the service's words. */
+	/** The failure reason the record carries, in the service's words, and its code where it gives one. */
 	failureReason?: string;
+	failureCode?: string;
 	/** Where the record's deliverable is (a link's JSON path or the result member), when it has one. */
 	handover?: string;
 	/** One sentence, present only where word and record disagree. */
@@ -233,15 +235,21 @@ function placesOf(body: Record<string, unknown>): Array<[string, Record<string, 
 	return places;
 }
 
-/** The failure the record carries: `{member, reason}`, or undefined when no failure member has content. */
-export function failureOf(body: Record<string, unknown>): { member: string; reason: string } | undefined {
+/**
+ * The failure the record carries: `{member, reason, code?}` (`code`: an object's, or a list's first
+ * entry's, `code` text), or undefined when no failure member has content.
+ */
+export function failureOf(body: Record<string, unknown>): { member: string; reason: string; code?: string } | undefined {
 	for (const [prefix, place] of placesOf(body)) {
 		for (const [name, value] of Object.entries(place)) {
 			const key = memberKey(name);
 			if (FAILURE_FLAGS.has(key) && value === true) return { member: `${prefix}${name}`, reason: `${name}: true` };
 			if (!FAILURE_MEMBERS.has(key)) continue;
 			const reason = failureText(value);
-			if (reason !== undefined) return { member: `${prefix}${name}`, reason };
+			if (reason === undefined) continue;
+			const first = Array.isArray(value) ? value[0] : value;
+			const code = first && typeof first === 'object' ? (first as Record<string, unknown>).code : undefined;
+			return { member: `${prefix}${name}`, reason, ...(typeof code === 'string' && code !== '' ? { code } : {}) };
 		}
 	}
 	return undefined;

@@ -10,7 +10,7 @@ import {
 	redirectTarget,
 	sameOriginHop,
 } from '../../nodes/shared/download';
-import { chooseLink, deckLinks, findLinks, pickDeckUrl } from '../../nodes/shared/links';
+import { actionLink, chooseLink, deckLinks, findLinks, pickDeckUrl } from '../../nodes/shared/links';
 
 const PPTX = 'https://files.example/decks/t1/deck.pptx?X-Amz-Signature=abc';
 const PDF = 'https://files.example/decks/t1/deck.pdf?X-Amz-Signature=def';
@@ -170,5 +170,34 @@ describe('downloadRefusalHint', () => {
 		expect(downloadRefusalHint(429, false)).toMatch(/again later/);
 		// Only the busy answers say "later": a refusal is not fixed by waiting.
 		for (const status of [400, 401, 403, 404, 410]) expect(downloadRefusalHint(status, true)).not.toMatch(/later/);
+	});
+});
+
+describe('actionLink: the way forward of a refusal, wherever the service put its link', () => {
+	const CHECKOUT = 'https://app.example/checkout/credits?pack=100';
+	it.each<[string, Record<string, unknown>, string]>([
+		['url', { url: CHECKOUT, label: 'Buy 100 credits' }, 'options[0].url'],
+		['href', { href: CHECKOUT, label: 'Buy 100 credits' }, 'options[0].href'],
+		['link.url', { link: { url: CHECKOUT }, label: 'Buy 100 credits' }, 'options[0].link.url'],
+		['HAL _links', { _links: { checkout: { href: CHECKOUT } }, title: 'Buy 100 credits' }, 'options[0]._links.checkout.href'],
+	])('an option with its link under %s', (_, option, path) => {
+		expect(actionLink({ options: [option, { url: 'https://app.example/other' }] })).toEqual({ url: CHECKOUT, path, label: 'Buy 100 credits' });
+	});
+
+	it('the first option that has a link, in the service order; a help link inside it loses to the checkout', () => {
+		const body = { options: ['top_up', { label: 'Buy', links: { help: 'https://docs.example/help', pay: CHECKOUT } }] };
+		expect(actionLink(body)).toEqual({ url: CHECKOUT, path: 'options[1].links.pay', label: 'Buy' });
+	});
+
+	it('options without links: the body own link (HAL), never the problem type or instance', () => {
+		const body = { type: 'https://docs.example/errors#insufficient_credits', instance: 'https://api.example/req/1', options: ['top_up'], _links: { top_up: { href: CHECKOUT } } };
+		expect(actionLink(body)).toEqual({ url: CHECKOUT, path: '_links.top_up.href' });
+		expect(actionLink({ type: 'https://docs.example/errors#x', options: ['top_up'] })).toBeUndefined();
+	});
+
+	it('a documentation link is no way forward unless any link will do (a failure body)', () => {
+		const body = { type: 'https://docs.example/errors#forbidden', links: { help: 'https://docs.example/enrolment' } };
+		expect(actionLink(body)).toBeUndefined();
+		expect(actionLink(body, undefined, true)).toEqual({ url: 'https://docs.example/enrolment', path: 'links.help' });
 	});
 });

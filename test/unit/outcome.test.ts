@@ -17,6 +17,7 @@ import {
 	type RefusalOutcome,
 } from '../../nodes/shared/outcome';
 import { CTA_TABLE, UNKNOWN_CTA_ACTION } from '../../nodes/shared/cta';
+import { failureDescription } from '../../nodes/shared/n8n/errors';
 import { parseFailure } from '../../nodes/shared/problem';
 import type { ServiceResponse } from '../../nodes/shared/transport';
 
@@ -255,6 +256,12 @@ describe('refusalMessage', () => {
 		expect(message).toContain('https://pay.example/50');
 		// A known cta with its own link does not also get the generic account link.
 		expect(message).not.toContain(ACCOUNT_URL);
+	});
+
+	it('a problem body that links somewhere says where in the error description (one link finder for every answer)', () => {
+		const failure = parseFailure(problem(403, { code: 'forbidden', reason: 'not_enrolled', retryable: false, type: 'https://docs.example/errors#forbidden', _links: { enrolment: { href: 'https://app.example/settings/api' } } }));
+		expect(failureDescription(failure)).toContain('The service links: https://app.example/settings/api');
+		expect(failureDescription(failure)).not.toContain('docs.example');
 	});
 
 	it('an unknown cta without an account URL configured still gets its action', () => {

@@ -8,6 +8,7 @@ import {
 	statusWordOf,
 	statusWords,
 	withState,
+	judgeStatus,
 	type DeckState,
 } from '../../nodes/shared/status';
 
@@ -156,5 +157,86 @@ describe('statusWordOf and withState', () => {
 
 	it('uses the given words', () => {
 		expect(withState({ status: 'complete' }, statusWords({ failed: ['complete'] })).state).toBe('failed');
+	});
+});
+
+describe('judgeStatus: the word is one witness, the record the other', () => {
+	const FILE = 'https://files.example/decks/t-1/deck.pptx';
+
+	it.each<[string, Record<string, unknown>, string]>([
+		['a failure text', { status: 'completed', failureReason: 'render crashed' }, 'render crashed'],
+		['an error object', { status: 'done', error: { code: 'E1', message: 'out of memory' } }, 'out of memory'],
+		['a list of errors', { status: 'ready', errors: [{ message: 'slide 3' }, 'slide 4'] }, 'slide 3; slide 4'],
+		['a failure object', { status: 'success', failure: { reason: 'timeout' } }, 'timeout'],
+		['snake case', { status: 'finished', failure_reason: 'quota' }, 'quota'],
+		['a flag', { status: 'complete', failed: true }, 'failed: true'],
+		['inside the status object', { status: { code: 'done', error: 'broken' } }, 'broken'],
+	])('a failure member with content means failed, whatever the word: %s', (_, body, reason) => {
+		const judgement = judgeStatus(body);
+		expect(judgement).toMatchObject({ state: 'failed', failureReason: reason });
+		expect(judgement.note).toMatch(/but the record carries a failure reason/);
+	});
+
+	it.each<[string, Record<string, unknown>]>([
+		['null', { status: 'completed', error: null, deckUrl: FILE }],
+		['empty text', { status: 'completed', error: '', deckUrl: FILE }],
+		['empty list', { status: 'completed', errors: [], deckUrl: FILE }],
+		['empty object', { status: 'completed', failure: {}, deckUrl: FILE }],
+		['false flag', { status: 'completed', failed: false, deckUrl: FILE }],
+	])('an empty failure member is no failure: %s', (_, body) => {
+		expect(judgeStatus(body)).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'completed', handover: 'deckUrl' });
+	});
+
+	it('a default success word with nothing to hand over is not believed: unknown, with what was claimed and missing', () => {
+		const judgement = judgeStatus({ status: 'done', progress: 40 });
+		expect(judgement.state).toBe('unknown');
+		expect(judgement.note).toBe(
+			'The service said "done", but the record has nothing to hand over (no result, link or file): not taken as finished, still checking. If "done" means finished in this deployment, add it to Succeeded Status Words; if it means still working, add it to Running Status Words.',
+		);
+	});
+
+	it.each<[string, Record<string, unknown>, string]>([
+		['a deckUrl', { status: 'done', deckUrl: FILE }, 'deckUrl'],
+		['files', { status: 'done', files: { pdf: 'https://cdn.example/x' } }, 'files.pdf'],
+		['a relative path', { status: 'done', result: { download: '/v1/decks/t-1/files/deck.pptx' } }, 'result.download'],
+		['a storage key', { status: 'done', result: { key: 'decks/t-1.pptx' } }, 'result'],
+		['a result text', { status: 'done', output: 's3://bucket/deck.pptx' }, 'output'],
+	])('something to hand over confirms a success word: %s', (_, body, handover) => {
+		expect(judgeStatus(body, DEFAULT_STATUS_WORDS, 'https://api.example/v1/decks/t-1/status')).toMatchObject({ state: 'succeeded', handover });
+	});
+
+	it.each<[string, Record<string, unknown>]>([
+		['the app page', { status: 'done', webUrl: 'https://app.example/decks/t-1' }],
+		['a preview', { status: 'done', previewUrl: 'https://cdn.example/t-1/thumb.png' }],
+		['the status itself', { status: 'done', _links: { self: { href: 'https://api.example/v1/decks/t-1/status' } } }],
+		['a bare url', { status: 'done', url: 'https://example.com/x' }],
+		['settings echoed back', { status: 'done', output: { format: 'pptx', language: 'en' } }],
+		['a video', { status: 'done', videoUrl: 'https://app.example/decks/t-1/video' }],
+	])('is nothing to hand over: %s', (_, body) => {
+		expect(judgeStatus(body).state).toBe('unknown');
+	});
+
+	it('a deck to hand over is completed whatever the word, and says so', () => {
+		expect(judgeStatus({ status: 'generating', deckUrl: FILE })).toMatchObject({ state: 'succeeded', wordState: 'running' });
+		expect(judgeStatus({ status: 'expired', deckUrl: FILE }).note).toBe(
+			'The service said "expired", but the record has the deck to hand over (deckUrl): reported as completed. To believe the word instead, add "expired" to Failed Status Words.',
+		);
+		expect(judgeStatus({ status: 'processed', deckUrl: FILE })).toMatchObject({ state: 'succeeded', wordState: 'unknown' });
+	});
+
+	it('a word on a list the user set is believed, and the note says the record disagrees', () => {
+		const words = statusWords({ succeeded: ['done'] });
+		expect(judgeStatus({ status: 'done' }, words)).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'done' });
+		const running = statusWords({ running: ['generating'] });
+		const judgement = judgeStatus({ status: 'generating', deckUrl: FILE }, running);
+		expect(judgement.state).toBe('running');
+		expect(judgement.note).toMatch(/your Running Status Words list makes running, though the record carries the deck to hand over \(deckUrl\): your list decides/);
+	});
+
+	it('the running and failed words of the default map stand when the record agrees', () => {
+		expect(judgeStatus({ status: 'generating', progress: 40 })).toEqual({ state: 'running', wordState: 'running', word: 'generating' });
+		expect(judgeStatus({ status: 'failed' })).toEqual({ state: 'failed', wordState: 'failed', word: 'failed' });
+		expect(judgeStatus({ status: 'failed', error: { code: 'x', message: 'y' } })).toMatchObject({ state: 'failed', failureReason: 'y', failureCode: 'x' });
+		expect(judgeStatus({ status: 'failed', error: { message: 'y' } }).note).toBeUndefined();
 	});
 });

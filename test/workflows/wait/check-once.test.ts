@@ -3,7 +3,7 @@
  * with n8n's own Wait node. The simulator's clock is manual, so nothing moves while the node runs.
  */
 import { start, type Simulator } from '../../simulator';
-import { runWait, statusReads } from './run';
+import { readingsOf, runWait, statusReads } from './run';
 
 describe('Deck Generator Wait: Check Once', () => {
 	let sim: Simulator;
@@ -30,10 +30,10 @@ describe('Deck Generator Wait: Check Once', () => {
 		expect(completed.map((item) => [item.pairedItem, item.json.taskId, item.json.row])).toEqual([[{ item: 1 }, done, 1]]);
 		expect(failed.map((item) => [item.pairedItem, item.json.taskId, item.json.code])).toEqual([
 			[{ item: 2 }, theirs, 'not_found'],
-			[{ item: 3 }, failedDeck, 'generation_failed'],
+			[{ item: 3 }, failedDeck, readingsOf(sim).failedCode],
 		]);
 		expect(stillRunning.map((item) => [item.pairedItem, item.json.taskId])).toEqual([[{ item: 0 }, running]]);
-		expect(stillRunning[0].json).toMatchObject({ outcome: 'still_running', state: 'running', status: sim.profile.statusWords.queued, polls: 1 });
+		expect(stillRunning[0].json).toMatchObject({ outcome: 'still_running', state: readingsOf(sim).queuedState, status: sim.profile.statusWords.queued, polls: 1 });
 		// One read per deck, whatever its state.
 		const reads = statusReads(sim);
 		expect(reads).toHaveLength(4);

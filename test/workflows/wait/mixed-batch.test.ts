@@ -3,7 +3,7 @@
  * right output with its own pairedItem, input fields and task id.
  */
 import { start, type Simulator } from '../../simulator';
-import { runWait } from './run';
+import { readingsOf, runWait } from './run';
 
 const MINUTE = 60_000;
 
@@ -54,6 +54,6 @@ describe('Deck Generator Wait: mixed batch', () => {
 		}
 		expect(completed.length + failed.length + stillRunning.length).toBe(50);
 		expect(failed.filter((item) => item.json.code === 'not_found')).toHaveLength(items.filter((_, n) => n % 7 === 3).length);
-		for (const item of stillRunning) expect(item.json).toMatchObject({ state: 'running', status: sim.profile.statusWords.running });
+		for (const item of stillRunning) expect(item.json).toMatchObject({ state: readingsOf(sim).runningState, status: sim.profile.statusWords.running });
 	});
 });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { runWorkflow, type RunResult, type WorkflowJson } from '../../harness';
+import { DEFAULT_STATUS_WORDS } from '../../../nodes/shared/status';
 import type { Simulator } from '../../simulator';
 
 export const WAIT_NODE = 'Wait for Decks';
@@ -63,4 +64,23 @@ export function afterStatusReads(sim: Simulator, count: number, action: () => vo
 export async function warmUp(sim: Simulator): Promise<void> {
 	await runWait('check-once', sim, [{ taskId: 'tsk_warm_up' }]);
 	sim.control.resetLedger();
+}
+
+/**
+ * What the nodes make of the words of the simulator's profile (shared/status.ts judgeStatus): a running
+ * or queued word that is a success word of the default map is not believed with nothing to hand over
+ * (state `unknown`, with a `statusNote`); a finished deck's word that is no default success word is
+ * Completed through its files, with a `statusNote`; a failed deck's word that is no default failure word is
+ * Failed through its reason, with a `statusNote`; a failed deck's code is the one its record gives.
+ */
+export function readingsOf(sim: Simulator): { queuedState: string; runningState: string; completedNote: boolean; failedNote: boolean; failedCode: string } {
+	const successWord = (word: string) => DEFAULT_STATUS_WORDS.succeeded.includes(word.toLowerCase());
+	const { statusWords, failureMember } = sim.profile;
+	return {
+		queuedState: successWord(statusWords.queued) ? 'unknown' : 'running',
+		runningState: successWord(statusWords.running) ? 'unknown' : 'running',
+		completedNote: !successWord(statusWords.succeeded),
+		failedNote: !DEFAULT_STATUS_WORDS.failed.includes(statusWords.failed.toLowerCase()),
+		failedCode: failureMember === 'error' || failureMember === 'errors' ? 'generation_failed' : 'deck_failed',
+	};
 }

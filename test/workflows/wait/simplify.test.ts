@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { WorkflowJson } from '../../harness';
 import { runWorkflow } from '../../harness';
 import { start, type Simulator } from '../../simulator';
-import { loadWorkflow, WAIT_NODE } from './run';
+import { loadWorkflow, readingsOf, WAIT_NODE } from './run';
 
 const MINUTE = 60_000;
 
@@ -62,6 +62,8 @@ describe('Deck Generator Wait: Simplify', () => {
 			state: 'succeeded',
 			outcome: 'completed',
 			deckUrl: expect.stringContaining(done),
+			// a finished deck's word that is no default success word: Completed through its file, and said so
+			...(readingsOf(sim).completedNote ? { statusNote: expect.stringContaining(String(sim.profile.statusWords.succeeded)) } : {}),
 		});
 		// the file itself, for Slack or email; its name, type and size only in its metadata
 		expect(Buffer.from(completed[0].binary!.data.data, 'base64').length).toBe(512);
@@ -70,13 +72,15 @@ describe('Deck Generator Wait: Simplify', () => {
 		expect(stillRunning.map((item) => item.pairedItem)).toEqual([{ item: 2 }]);
 		// (profile B's status answer of a running deck links the deck's app page: deckUrl, as on the full item)
 		const { deckUrl, ...running0 } = stillRunning[0].json;
-		expect(running0).toEqual({ taskId: running, status: sim.profile.statusWords.queued, state: 'running', outcome: 'still_running' });
+		expect(running0).toEqual({ taskId: running, status: sim.profile.statusWords.queued, state: readingsOf(sim).queuedState, outcome: 'still_running' });
 		if (deckUrl !== undefined) expect(deckUrl).toEqual(expect.stringContaining(running));
 
 		expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 3 }]);
 		const [deckFailed, notFound] = failed.map((item) => item.json);
-		expect(Object.keys(deckFailed).filter((key) => key !== 'deckUrl').sort()).toEqual(['code', 'detail', 'error', 'outcome', 'requestId', 'state', 'status', 'taskId']);
-		expect(deckFailed).toMatchObject({ taskId: failedDeck, outcome: 'failed', state: 'failed', code: 'generation_failed' });
+		expect(Object.keys(deckFailed).filter((key) => key !== 'deckUrl').sort()).toEqual(
+			['code', 'detail', 'error', 'outcome', 'requestId', 'state', 'status', ...(readingsOf(sim).failedNote ? ['statusNote'] : []), 'taskId'],
+		);
+		expect(deckFailed).toMatchObject({ taskId: failedDeck, outcome: 'failed', state: 'failed', code: readingsOf(sim).failedCode });
 		expect(notFound).toMatchObject({ taskId: theirs, outcome: 'failed', code: 'not_found', httpCode: 404, requestId: expect.any(String), error: expect.stringContaining(theirs) });
 		for (const json of [deckFailed, notFound]) for (const gone of ['brief', 'statusBody', 'links', 'polls', 'elapsedSeconds', 'idempotencyKey']) expect(json).not.toHaveProperty(gone);
 	});

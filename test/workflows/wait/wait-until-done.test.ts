@@ -4,7 +4,7 @@
  */
 import { HarnessCredentialsHelper } from '../../harness/credentials-helper';
 import { start, type Simulator } from '../../simulator';
-import { afterStatusReads, runWait, statusReads, warmUp } from './run';
+import { afterStatusReads, readingsOf, runWait, statusReads, warmUp } from './run';
 
 const MINUTE = 60_000;
 
@@ -87,7 +87,7 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 			outcome: 'failed',
 			state: 'failed',
 			status: sim.profile.statusWords.failed,
-			code: 'generation_failed',
+			code: readingsOf(sim).failedCode,
 			detail: 'The deck could not be generated. Start a new deck.',
 		});
 		expect(failed[0].json.error).toContain(taskId);
@@ -123,7 +123,7 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 		expect(stillRunning).toHaveLength(1);
 		expect(stillRunning[0].pairedItem).toEqual({ item: 0 });
 		const json = stillRunning[0].json as Record<string, any>;
-		expect(json).toMatchObject({ taskId, customer: 'acme', outcome: 'still_running', state: 'running', status: sim.profile.statusWords.running });
+		expect(json).toMatchObject({ taskId, customer: 'acme', outcome: 'still_running', state: readingsOf(sim).runningState, status: sim.profile.statusWords.running });
 		expect(json.statusBody.progress).toBeLessThan(100);
 		// Max Wait is 0.3 s: the node kept reading until then, and reports seconds (never ms), within its run.
 		expect(json.elapsedSeconds).toBeGreaterThanOrEqual(0.2);
