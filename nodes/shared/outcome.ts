@@ -84,18 +84,22 @@ export function classify(response: ServiceResponse): Outcome {
 const DECK_MEMBERS = ['taskId', 'status', 'state'];
 
 /**
- * A deck's answer wrapped in an envelope (`{ data: { taskId, … }, meta }`, JSON:API style): the
- * contract only says a create answer "carries" `taskId` and shows no status fields, so a service
- * may. Then `data`'s members are lifted to the top level (the envelope's other members stay
- * beside them), so `taskId`, the status word and the links are where every reader looks. Any
+ * A deck's answer wrapped in an envelope (`{ data: { taskId, … }, meta }`, or JSON:API's
+ * `{ data: { type, id, attributes: { taskId, status, … } } }`): the contract only says a create
+ * answer "carries" `taskId` and shows no status fields, so a service may. Then `data`'s members (and
+ * JSON:API's `attributes`) are lifted to the top level, the envelope's other members beside them,
+ * so `taskId`, the status word, its failure reason and the links are where every reader looks. Any
  * other body, and one that has a deck member itself, is taken as it is.
  */
 export function withoutEnvelope(body: Record<string, unknown>): Record<string, unknown> {
 	const { data, ...rest } = body;
 	if (!data || typeof data !== 'object' || Array.isArray(data)) return body;
-	const has = (value: Record<string, unknown>) => DECK_MEMBERS.some((member) => value[member] !== undefined);
-	if (has(body) || !has(data as Record<string, unknown>)) return body;
-	return { ...rest, ...(data as Record<string, unknown>) };
+	const has = (value: unknown) => !!value && typeof value === 'object' && DECK_MEMBERS.some((member) => (value as Record<string, unknown>)[member] !== undefined);
+	if (has(body)) return body;
+	if (has(data)) return { ...rest, ...(data as Record<string, unknown>) };
+	const { attributes, ...resource } = data as Record<string, unknown>;
+	if (Array.isArray(attributes) || !has(attributes)) return body;
+	return { ...rest, ...resource, ...(attributes as Record<string, unknown>) };
 }
 
 export function classifyFailure(failure: ServiceFailure): Outcome {

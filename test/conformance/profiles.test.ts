@@ -40,7 +40,7 @@ const statusWord = (json: Record<string, unknown>) => (json.status ?? json.state
 const httpLinks = (value: unknown): string[] =>
 	typeof value === 'string' ? (/^https?:\/\//.test(value) ? [value] : []) : value && typeof value === 'object' ? Object.values(value).flatMap(httpLinks) : [];
 
-describe.each<ProfileName>(['reference', 'alternate', 'readings'])('the contract holds under profile %s', (profile) => {
+describe.each<ProfileName>(['reference', 'alternate', 'readings', 'contrary'])('the contract holds under profile %s', (profile) => {
 	let sim: Simulator;
 	beforeAll(async () => {
 		sim = await start({ seed: 91, profile, clock: { manual: true }, unshipped: ['video'], limits: { retryAfterMs: 30 } });

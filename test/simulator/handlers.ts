@@ -50,7 +50,14 @@ function accepted(state: SimState, value: Record<string, unknown>): Reply {
 
 /** The profile's success envelope: the members as they are, or under `data`. */
 function enveloped(state: SimState, value: Record<string, unknown>): Record<string, unknown> {
-	return state.profile.successEnvelope === 'data' ? { data: value, meta: { version: 'v1' } } : value;
+	switch (state.profile.successEnvelope) {
+		case 'bare':
+			return value;
+		case 'data':
+			return { data: value, meta: { version: 'v1' } };
+		case 'jsonapi':
+			return { data: { type: 'deck', id: value.taskId, attributes: value }, meta: { version: 'v1' } };
+	}
 }
 
 /** Takes the money and writes the ledger; also counts the call against spend velocity. */

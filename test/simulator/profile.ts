@@ -92,9 +92,10 @@ export interface ProfileChoices {
 	/**
 	 * Success bodies of the spending POSTs and the status read: `bare` = the members at the top level;
 	 * `data` = wrapped as `{ data: {…}, meta: { requestId } }` (a JSON:API-style envelope; the contract only
-	 * says the body "carries" `taskId`). Not part of profile B: a test choice.
+	 * says the body "carries" `taskId`); `jsonapi` = `{ data: { type: "deck", id, attributes: {…} }, meta }`. Not part
+	 * of profile B: a test choice.
 	 */
-	successEnvelope: 'bare' | 'data';
+	successEnvelope: 'bare' | 'data' | 'jsonapi';
 	/** The status word as text (`"status": "completed"`) or inside an object (`"status": {"code": "completed"}`). Not part of profile B: a test choice. */
 	statusWordShape: 'text' | 'object';
 	/**

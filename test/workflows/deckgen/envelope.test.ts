@@ -3,13 +3,15 @@
  * service may wrap its success bodies in an envelope (`{ data: {…}, meta }`, JSON:API style). A
  * node fitted to bare bodies bought the deck and then failed every item ("answered without
  * taskId"), and the Wait node never found the status word and polled until Max Wait. The
- * simulator's `successEnvelope: 'data'` choice wraps every spending answer and every status read.
+ * simulator's `successEnvelope: 'data'` choice wraps every spending answer and every status read;
+ * `jsonapi` puts them under JSON:API's `data.attributes` (issue 26: a reading beyond its four points,
+ * where a failed deck's reason sat out of every reader's sight and the deck polled until Max Wait).
  */
 import { start, type Simulator } from '../../simulator';
 import { runWait } from '../wait/run';
 import { brief, jsonOf, loadWorkflow, runWith } from './fixture';
 
-describe.each(['bare', 'data'] as const)('success bodies %s', (successEnvelope) => {
+describe.each(['bare', 'data', 'jsonapi'] as const)('success bodies %s', (successEnvelope) => {
 	let sim: Simulator;
 	beforeAll(async () => {
 		sim = await start({ seed: 73, clock: { manual: true }, choices: { successEnvelope } });
@@ -32,6 +34,14 @@ describe.each(['bare', 'data'] as const)('success bodies %s', (successEnvelope) 
 		const waited = await runWait('check-once', sim, [{ taskId }]);
 		expect(waited.completed.map((item) => item.json.taskId)).toEqual([taskId]);
 		expect(waited.completed[0].json).toMatchObject({ state: 'succeeded', deckUrl: expect.stringMatching(/^http/) });
+	});
+
+	test('a failed deck is Failed at once, with the reason its record gives inside the envelope', async () => {
+		const failedDeck = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 0, outcome: 'failed' });
+		const waited = await runWait('check-once', sim, [{ taskId: failedDeck }]);
+		expect(waited.failed.map((item) => item.json)).toEqual([
+			expect.objectContaining({ taskId: failedDeck, state: 'failed', detail: 'The deck could not be generated. Start a new deck.' }),
+		]);
 	});
 });
 

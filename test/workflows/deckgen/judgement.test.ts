@@ -72,7 +72,8 @@ describe('a success word with nothing to hand over is not Completed', () => {
 	});
 
 	test('Wait Until Done completes the deck once its record has the file, not at the first "done"', async () => {
-		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 3 * MINUTE, outcome: 'succeeded' });
+		// 60 sim minutes (3.6 s here): the first reads certainly find it still working, however slow the machine
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 60 * MINUTE, outcome: 'succeeded' });
 
 		const { completed } = await runWaitWith(sim, 'wait-until-done', [taskId]);
 
