@@ -105,7 +105,16 @@ export interface ProfileChoices {
 	statusLinks: 'none' | 'hal';
 	/** How a file answer gives its length: `content-length`, or `chunked` (no Content-Length; API files and storage alike). */
 	fileLength: 'content-length' | 'chunked';
+	/**
+	 * Where the operations the contract shows no path for are served (issue 26): each one named here moves
+	 * there, and its usual path answers 404 like any unknown path. E.g. `{ materials: '/v1/files', revisions:
+	 * '/v1/decks/{taskId}/versions' }` (`{taskId}` where the deck's id goes). Not part of a profile: a test choice.
+	 */
+	paths: EndpointPaths;
 }
+
+/** The operations whose path the contract leaves open, by the simulator's route. */
+export type EndpointPaths = Partial<Record<'materials' | 'revisions' | 'translations' | 'video', string>>;
 
 export const PROFILES = {
 	reference: {
@@ -134,6 +143,7 @@ export const PROFILES = {
 		statusWordShape: 'text',
 		statusLinks: 'none',
 		fileLength: 'content-length',
+		paths: {},
 	},
 	alternate: {
 		createStatus: 201,
@@ -161,6 +171,7 @@ export const PROFILES = {
 		statusWordShape: 'text',
 		statusLinks: 'none',
 		fileLength: 'content-length',
+		paths: {},
 	},
 } as Record<ProfileName, ProfileChoices>;
 
