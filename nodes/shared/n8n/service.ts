@@ -2,7 +2,7 @@
  * The service as a node sees it: the credential's base URL, one `call` that goes through the
  * core's retry policy and the credential-wide gate, and the execution's cancel signal.
  */
-import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type NodeError } from 'n8n-workflow';
 
 import { baseUrlProblem, BASE_URL_EMPTY, normaliseBaseUrl } from '../credentialCheck';
 import { callService, gateFor, type CallResult, type CredentialGate, type Sleep } from '../client';
@@ -67,6 +67,31 @@ export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
 					ctx.logger.debug(`Deck Generator: ${request.method} ${request.path} attempt ${attempt} got ${why}; retrying in ${waitMs} ms`),
 			}),
 	};
+}
+
+/** The `code` of an item refused for its credential before any request (a plain http:// Base URL, ...). */
+export const CREDENTIAL_REFUSED = 'credential_not_usable';
+
+/**
+ * `serviceFor`, or, when the node answers per item (On Error: Continue, or as an AI tool), the reason the
+ * credential cannot be used, so that every item carries it as it would carry a 401. Otherwise the
+ * refusal fails the execution as before.
+ */
+export async function serviceOrRefusal(ctx: IExecuteFunctions, answerPerItem: boolean): Promise<{ service: NodeService } | { refusal: NodeError }> {
+	try {
+		return { service: await serviceFor(ctx) };
+	} catch (error) {
+		const refusal = error instanceof NodeOperationError ? error : new NodeOperationError(ctx.getNode(), error as Error);
+		if (!answerPerItem) throw refusal;
+		return { refusal };
+	}
+}
+
+/** The refusal as one item's error: its message and remedy, and the code a workflow can branch on. */
+export function refusalForItem(ctx: IExecuteFunctions, refusal: NodeError, itemIndex: number): NodeOperationError {
+	const error = new NodeOperationError(ctx.getNode(), refusal.message, { itemIndex, description: refusal.description ?? undefined });
+	error.context.code = CREDENTIAL_REFUSED;
+	return error;
 }
 
 /** Loopback hosts, where polling faster than the contract's 5 s is allowed (tests, benchmarks). */
