@@ -4,11 +4,14 @@
  * elsewhere (the simulator's `paths` choice) is reached through the credential's path fields, and
  * without them the 404 names the field to set. Overrides are checked before anything is sent.
  */
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { runWorkflow, testCredentials, type RunResult, type WorkflowJson } from '../../harness';
 import { start, type Simulator } from '../../simulator';
-import { assertNoKeyLeak, continueErrorOutput, jsonOf, loadWorkflow } from './fixture';
+import { assertNoKeyLeak, brief, continueErrorOutput, jsonOf, loadWorkflow } from './fixture';
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 const pdfItem = (json: IDataObject = {}): INodeExecutionData => ({
@@ -179,5 +182,84 @@ describe('a path override that cannot be right is refused before anything is sen
 	test('a good override passes the Test (which reads /v1/credits only)', async () => {
 		const { key } = sim.control.createAccount({ balance: 100, subscriber: true });
 		expect(await testCredentials('deckGenApi', { apiKey: key, baseUrl: sim.url, ...{ materialsPath: ' /v1/files/ ', revisionsPath: '/v1/decks/{taskId}/versions' } })).toMatchObject({ status: 'OK' });
+	});
+});
+
+/**
+ * A deployment behind a gateway that serves the API under a path prefix (https://host/api/v1/…), stripping
+ * the prefix before the service; `redirects` answers a path with a 308 to another, as a deployment that
+ * moved an endpoint and kept the old path as a redirect does.
+ */
+function prefixGateway(target: string, redirects: Record<string, string> = {}): Promise<{ url: string; server: Server }> {
+	const server = createServer((req, res) => {
+		const path = String(req.url);
+		if (redirects[path]) {
+			res.writeHead(308, { location: redirects[path] });
+			res.end();
+			return;
+		}
+		if (!path.startsWith('/api/')) {
+			res.writeHead(404, { 'content-type': 'text/html' });
+			res.end('<h1>404</h1>');
+			return;
+		}
+		const upstream = new URL(path.slice('/api'.length), target);
+		const forward = httpRequest(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+			res.writeHead(answer.statusCode ?? 502, answer.headers);
+			answer.pipe(res);
+		});
+		req.pipe(forward);
+	});
+	return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server })));
+}
+
+describe('a deployment under a path prefix (Base URL https://host/api)', () => {
+	let sim: Simulator;
+	let gateway: { url: string; server: Server };
+	beforeAll(async () => {
+		sim = await start({ seed: 263, clock: { manual: true }, choices: { paths: { materials: '/v1/files' } } });
+		gateway = await prefixGateway(sim.url, { '/api/v1/materials': '/api/v1/files' });
+	});
+	afterAll(async () => {
+		await new Promise<void>((resolve) => gateway.server.close(() => resolve()));
+		await sim.close();
+	});
+
+	test.each([
+		['the prefix', (url: string) => `${url}/api`],
+		['a trailing slash', (url: string) => `${url}/api/`],
+		['spaces around it', (url: string) => `  ${url}/api/ `],
+	])('with %s: /v1/… goes after the prefix for Create, Get Status and Upload (Upload Path set)', async (_what, baseUrl) => {
+		const { key } = sim.control.createAccount({ balance: 100, subscriber: true });
+		const before = sim.ledger.requests.length;
+		const created = await run(sim, loadWorkflow('create'), key, [{ json: brief() }], {}, baseUrl(gateway.url));
+		const [deck] = jsonOf(created.output('Success'));
+		expect(deck.taskId).toEqual(expect.any(String));
+		const status = await run(sim, loadWorkflow('get-status'), key, [{ json: { taskId: deck.taskId } }], {}, baseUrl(gateway.url));
+		expect(jsonOf(status.output('Success'))).toEqual([expect.objectContaining({ outcome: 'success', taskId: deck.taskId })]);
+		const uploaded = await run(sim, loadWorkflow('upload'), key, [pdfItem()], { materialsPath: '/v1/files' }, baseUrl(gateway.url));
+		expect(jsonOf(uploaded.output('Success'))).toEqual([expect.objectContaining({ outcome: 'success' })]);
+		expect(requestsTo(sim, before).map((r) => r.replace(/tsk_\w+/, '{taskId}'))).toEqual([
+			expect.stringMatching(/^POST \/v1\/decks 20\d$/),
+			'GET /v1/decks/{taskId}/status 200',
+			expect.stringMatching(/^POST \/v1\/files 20\d$/),
+		]);
+	});
+
+	test('a gateway\'s own 404 (HTML, not problem+json) on the upload path also names Upload Path', async () => {
+		const { key } = sim.control.createAccount({ balance: 100, subscriber: true });
+		const result = await run(sim, continueErrorOutput(loadWorkflow('upload')), key, [pdfItem()], { materialsPath: '/v1/uploads' }, `${gateway.url}/other`);
+		const [item] = jsonOf(result.output('Errors'));
+		expect(item.error).toMatchObject({ status: 404, endpointSetting: 'Upload Path' });
+		expect(item.message).toMatch(/Nothing answers POST at the Upload Path set in the Deck Generator credential \(\/v1\/uploads\)\. Correct Upload Path/);
+	});
+
+	test('an old path kept as a 308 to the new one: Upload without Upload Path follows it (same origin, body and key kept)', async () => {
+		const { key } = sim.control.createAccount({ balance: 100, subscriber: true });
+		const before = sim.ledger.requests.length;
+		const result = await run(sim, loadWorkflow('upload'), key, [pdfItem(), pdfItem()], {}, `${gateway.url}/api`);
+		expect(jsonOf(result.output('Success'))).toHaveLength(2);
+		expect(requestsTo(sim, before)).toEqual([expect.stringMatching(/^POST \/v1\/files 20\d$/), expect.stringMatching(/^POST \/v1\/files 20\d$/)]);
+		expect(sim.ledger.requests.slice(before).every((r) => r.idempotencyKey)).toBe(true);
 	});
 });
