@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { runWorkflow, testCredentials, type RunResult, type WorkflowJson } from '../../harness';
+import { DECK_TOOL, deckGenTool, exampleTool } from '../tool/tool';
 import { start, type Simulator } from '../../simulator';
 import { assertNoKeyLeak, brief, continueErrorOutput, jsonOf, loadWorkflow } from './fixture';
 
@@ -115,6 +116,33 @@ describe('a deployment that serves the open paths elsewhere', () => {
 			{ json: { method: 'POST', path: `/v1/decks/${taskId}/versions`, body: { instructions: 'Shorter', expected_credits: 0 } } },
 		]);
 		expect(jsonOf(result.output('Success'))).toEqual([expect.objectContaining({ outcome: 'success', taskId })]);
+	});
+
+	test('as an AI tool, the 404 on the usual revisions path tells the model a person must set Revise Path', async () => {
+		const { key } = sim.control.createAccount({ balance: 100, subscriber: true });
+		const taskId = sim.control.seedDeck({ key, durationMs: 0 });
+		const node = {
+			...exampleTool('Get Deck Status'),
+			name: 'Revise Deck',
+			parameters: { resource: 'deck', operation: 'revise', taskId: "={{ $fromAI('taskId') }}", instructions: "={{ $fromAI('instructions') }}", expectedCredits: 0 },
+		};
+		const workflow = {
+			nodes: [
+				{ id: 'trigger', name: 'Tool call', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{ ...node, position: [200, 0] },
+			],
+			connections: { 'Tool call': { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		} as WorkflowJson;
+		const result = await runWorkflow(workflow, {
+			credentials: { deckGenApi: { apiKey: key, baseUrl: sim.url } },
+			inputItems: [{ json: { taskId, instructions: 'Shorter' } }],
+			nodeTypes: { [DECK_TOOL]: deckGenTool },
+		});
+		assertNoKeyLeak(sim, result, [key]);
+		const [answer] = jsonOf(result.output(node.name));
+		expect(answer).toMatchObject({ outcome: 'error', code: 'not_found', endpointSetting: 'Revise Path' });
+		expect(answer.message).toMatch(/only a person can fix that, in the Deck Generator credential's Revise Path field/);
 	});
 
 	test('a 405 on an overridden path says the path does not take POST and names the field (Allow read)', async () => {
@@ -235,7 +263,7 @@ describe('a deployment under a path prefix (Base URL https://host/api)', () => {
 		const created = await run(sim, loadWorkflow('create'), key, [{ json: brief() }], {}, baseUrl(gateway.url));
 		const [deck] = jsonOf(created.output('Success'));
 		expect(deck.taskId).toEqual(expect.any(String));
-		const status = await run(sim, loadWorkflow('get-status'), key, [{ json: { taskId: deck.taskId } }], {}, baseUrl(gateway.url));
+		const status = await run(sim, loadWorkflow('get-status'), key, [{ json: { taskId: String(deck.taskId) } }], {}, baseUrl(gateway.url));
 		expect(jsonOf(status.output('Success'))).toEqual([expect.objectContaining({ outcome: 'success', taskId: deck.taskId })]);
 		const uploaded = await run(sim, loadWorkflow('upload'), key, [pdfItem()], { materialsPath: '/v1/files' }, baseUrl(gateway.url));
 		expect(jsonOf(uploaded.output('Success'))).toEqual([expect.objectContaining({ outcome: 'success' })]);
