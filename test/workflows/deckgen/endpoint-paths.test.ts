@@ -282,6 +282,11 @@ describe('a deployment under a path prefix (Base URL https://host/api)', () => {
 		expect(item.message).toMatch(/Nothing answers POST at the Upload Path set in the Deck Generator credential \(\/v1\/uploads\)\. Correct Upload Path/);
 	});
 
+	test('the Test button reads /v1/credits after the prefix too', async () => {
+		const { key } = sim.control.createAccount({ balance: 100, subscriber: true });
+		expect(await testCredentials('deckGenApi', { apiKey: key, baseUrl: `${gateway.url}/api/`, materialsPath: '/v1/files' })).toMatchObject({ status: 'OK' });
+	});
+
 	test('an old path kept as a 308 to the new one: Upload without Upload Path follows it (same origin, body and key kept)', async () => {
 		const { key } = sim.control.createAccount({ balance: 100, subscriber: true });
 		const before = sim.ledger.requests.length;
