@@ -5,47 +5,21 @@
  * pairedItem, as a 401 is; without Continue the execution fails as before; as an AI tool it is the
  * tool's answer. Both nodes, the Wait node in both modes. The key appears nowhere.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import type { INode, INodeExecutionData } from 'n8n-workflow';
 
 import { runWorkflow, type RunResult, type WorkflowJson } from '../../harness';
-import { DECK_TOOL, deckGenTool, deckGenWaitTool, exampleTool, WAIT_TOOL } from '../tool/tool';
+import { exampleTool, TOOL_NODE_TYPES, toolCallWorkflow } from '../tool/tool';
 import { loadWorkflow as loadWaitWorkflow, WAIT_NODE } from '../wait/run';
-import { brief, DECK_NODE, loadWorkflow, patchNode } from './fixture';
+import { brief, DECK_NODE, loadWorkflow, patchNode, recordPlainHttp } from './fixture';
 
 const KEY = 'dg_live_refused_credential_0123456789abcdef';
 const PLAIN = 'http://deckgen.invalid';
 
-/** Every request that goes out at all reaches this proxy (HTTP_PROXY), so "nothing was sent" is checked, not assumed. */
-let proxy: Server;
-const seen: string[] = [];
-const savedEnv = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy, NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
-beforeAll(async () => {
-	proxy = createServer((req, res) => {
-		seen.push(String(req.url));
-		res.writeHead(401, { 'content-type': 'application/problem+json' });
-		res.end(JSON.stringify({ code: 'unauthorized', retryable: false, detail: 'seen by the proxy' }));
-	});
-	await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-	process.env.HTTP_PROXY = process.env.http_proxy = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-	delete process.env.NO_PROXY;
-	delete process.env.no_proxy;
-});
-afterAll(async () => {
-	for (const [name, value] of Object.entries(savedEnv)) {
-		if (value === undefined) delete process.env[name];
-		else process.env[name] = value;
-	}
-	await new Promise<void>((resolve) => proxy.close(() => resolve()));
-});
-beforeEach(() => {
-	seen.length = 0;
-});
+/** Every request that goes out at all reaches a listener (HTTP_PROXY), so "nothing was sent" is checked, not assumed. */
+const seen = recordPlainHttp();
 
-const run = async (workflow: WorkflowJson, items: INodeExecutionData[], baseUrl = PLAIN, nodeTypes?: Record<string, typeof deckGenTool>) => {
-	const result = await runWorkflow(workflow, { credentials: { deckGenApi: { apiKey: KEY, baseUrl } }, inputItems: items, nodeTypes });
+const run = async (workflow: WorkflowJson, items: INodeExecutionData[], baseUrl = PLAIN) => {
+	const result = await runWorkflow(workflow, { credentials: { deckGenApi: { apiKey: KEY, baseUrl } }, inputItems: items, nodeTypes: TOOL_NODE_TYPES });
 	expect(JSON.stringify(result.runExecutionData)).not.toContain(KEY);
 	expect(result.logs.join('\n')).not.toContain(KEY);
 	expect(seen).toEqual([]);
@@ -104,7 +78,7 @@ describe('Deck Generator', () => {
 
 	test('as an AI tool, the refusal is the answer on output 0', async () => {
 		const node = exampleTool('Get Credits');
-		const result = await run(toolWorkflow(node), [{ json: {} }], PLAIN, { [DECK_TOOL]: deckGenTool });
+		const result = await run(toolCallWorkflow(node), [{ json: {} }]);
 		const [answer, ...rest] = result.outputs(node.name);
 		expect(answer.map((item) => item.json)).toEqual([expect.objectContaining({ outcome: 'error', code: 'credential_not_usable', message: expect.stringMatching(PLAIN_REFUSAL) })]);
 		expect(rest.flat()).toEqual([]);
@@ -144,19 +118,8 @@ describe.each(['check-once', 'wait-until-done'])('Deck Generator Wait (%s)', (na
 
 test('Deck Generator Wait as an AI tool: the refusal is the answer on output 0', async () => {
 	const node = exampleTool('Check Deck');
-	const result = await run(toolWorkflow(node), [{ json: { taskId: 'tsk_a' } }], PLAIN, { [WAIT_TOOL]: deckGenWaitTool });
+	const result = await run(toolCallWorkflow(node), [{ json: { taskId: 'tsk_a' } }]);
 	const [answer, ...rest] = result.outputs(node.name);
 	expect(answer.map((item) => item.json)).toEqual([expect.objectContaining({ outcome: 'failed', code: 'credential_not_usable', message: expect.stringMatching(PLAIN_REFUSAL) })]);
 	expect(rest.flat()).toEqual([]);
 });
-
-function toolWorkflow(node: INode): WorkflowJson {
-	return {
-		nodes: [
-			{ id: 'trigger', name: 'Tool call', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{ ...node, position: [200, 0] },
-		],
-		connections: { 'Tool call': { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	} as WorkflowJson;
-}

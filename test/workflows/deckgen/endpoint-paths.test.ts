@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { runWorkflow, testCredentials, type RunResult, type WorkflowJson } from '../../harness';
-import { DECK_TOOL, deckGenTool, exampleTool } from '../tool/tool';
+import { exampleTool, TOOL_NODE_TYPES, toolCallWorkflow } from '../tool/tool';
 import { start, type Simulator } from '../../simulator';
 import { assertNoKeyLeak, brief, continueErrorOutput, jsonOf, loadWorkflow } from './fixture';
 
@@ -126,18 +126,10 @@ describe('a deployment that serves the open paths elsewhere', () => {
 			name: 'Revise Deck',
 			parameters: { resource: 'deck', operation: 'revise', taskId: "={{ $fromAI('taskId') }}", instructions: "={{ $fromAI('instructions') }}", expectedCredits: 0 },
 		};
-		const workflow = {
-			nodes: [
-				{ id: 'trigger', name: 'Tool call', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-				{ ...node, position: [200, 0] },
-			],
-			connections: { 'Tool call': { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
-			settings: { executionOrder: 'v1' },
-		} as WorkflowJson;
-		const result = await runWorkflow(workflow, {
+		const result = await runWorkflow(toolCallWorkflow(node), {
 			credentials: { deckGenApi: { apiKey: key, baseUrl: sim.url } },
 			inputItems: [{ json: { taskId, instructions: 'Shorter' } }],
-			nodeTypes: { [DECK_TOOL]: deckGenTool },
+			nodeTypes: TOOL_NODE_TYPES,
 		});
 		assertNoKeyLeak(sim, result, [key]);
 		const [answer] = jsonOf(result.output(node.name));
