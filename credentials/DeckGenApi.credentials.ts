@@ -53,6 +53,44 @@ export class DeckGenApi implements ICredentialType {
 			description:
 				'Whether to send the API key over plain http:// to a Base URL on another machine. Off, such a Base URL is refused before anything is sent: anyone on the network path could read the key and spend its credits. Switch on only for a network you trust; https:// and this machine (localhost, 127.0.0.1, ::1) need nothing.',
 		},
+		// Paths the contract does not show (nodes/shared/endpoints.ts): a fact of the deployment like the
+		// Base URL, so set here once rather than in every node. Empty = the nodes' default.
+		{
+			displayName: 'Upload Path',
+			name: 'materialsPath',
+			type: 'string',
+			default: '',
+			placeholder: '/v1/materials',
+			description:
+				'Only if your provider documents another path for Material → Upload: the path under the Base URL, starting with /v1/ (e.g. /v1/files). Empty: /v1/materials.',
+		},
+		{
+			displayName: 'Revise Path',
+			name: 'revisionsPath',
+			type: 'string',
+			default: '',
+			placeholder: '/v1/decks/{taskId}/revisions',
+			description:
+				'Only if your provider documents another path for Deck → Revise: starting with /v1/, with {taskId} where the deck\'s id goes. Empty: /v1/decks/{taskId}/revisions.',
+		},
+		{
+			displayName: 'Translate Path',
+			name: 'translationsPath',
+			type: 'string',
+			default: '',
+			placeholder: '/v1/decks/{taskId}/translations',
+			description:
+				'Only if your provider documents another path for Deck → Translate: starting with /v1/, with {taskId} where the deck\'s id goes. Empty: /v1/decks/{taskId}/translations.',
+		},
+		{
+			displayName: 'Generate Video Path',
+			name: 'videoPath',
+			type: 'string',
+			default: '',
+			placeholder: '/v1/decks/{taskId}/video',
+			description:
+				'Only if your provider documents another path for Deck → Generate Video: starting with /v1/, with {taskId} where the deck\'s id goes. Empty: /v1/decks/{taskId}/video.',
+		},
 	];
 
 	// A function rather than the generic `=Bearer {{$credentials.apiKey}}`: n8n runs this for every

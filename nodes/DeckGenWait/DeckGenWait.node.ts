@@ -14,7 +14,7 @@ import { CREDENTIAL_TEST_METHOD, deckGenApiTest } from '../shared/n8n/credential
 import { failureDescription, failureMessage } from '../shared/n8n/errors';
 import { errorJson, isToolCall } from '../shared/n8n/runner';
 import { toolDescriptionProperty, WAIT_TOOL_DESCRIPTION, waitToolAnswer } from '../shared/n8n/tool';
-import { isLoopback, serviceFor } from '../shared/n8n/service';
+import { CREDENTIAL_REFUSED, isLoopback, serviceOrRefusal } from '../shared/n8n/service';
 import {
 	CONTRACT_POLL_INTERVAL_MS,
 	DEFAULT_MAX_WAIT_MS,
@@ -219,10 +219,21 @@ export class DeckGenWait implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const node = this.getNode();
-		const service = await serviceFor(this);
-		const loopback = isLoopback(service.baseUrl);
 		// As an AI tool only output 0 reaches the model; `outcome` says what happened.
 		const singleOutput = isToolCall(this);
+		const found = await serviceOrRefusal(this, singleOutput || this.continueOnFail());
+		if ('refusal' in found) {
+			// A credential that cannot be used: every item on Failed as an error item (as one without a task id).
+			const { message, description } = found.refusal;
+			const refused: INodeExecutionData[][] = [[], [], []];
+			refused[singleOutput ? 0 : OUTPUT_OF.failed] = items.map((_item, index) => {
+				const json = errorJson(message, description, { outcome: 'failed', code: CREDENTIAL_REFUSED });
+				return { json: singleOutput ? waitToolAnswer(node, json, '') : json, pairedItem: { item: index } };
+			});
+			return refused;
+		}
+		const { service } = found;
+		const loopback = isLoopback(service.baseUrl);
 
 		const outputs: INodeExecutionData[][] = [[], [], []];
 		const placed: Array<{ output: number; item: INodeExecutionData } | undefined> = new Array(items.length);

@@ -44,6 +44,9 @@ export function baseUrlProblem(baseUrl: string, allowPlainHttp?: unknown): strin
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		return `The Base URL "${baseUrl}" must start with https:// (or http://).`;
 	}
+	if (url.search || url.hash || /[?#]/.test(baseUrl)) {
+		return `The Base URL "${baseUrl}" holds a ? or #. Enter the service root alone (e.g. ${url.origin}${url.pathname.replace(/\/+$/, '')}): the nodes add /v1/… to its end.`;
+	}
 	if (/\/v1$/i.test(url.pathname.replace(/\/+$/, ''))) {
 		const root = `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/v1$/i, '')}`;
 		return `The Base URL ends in /v1. Enter the service root without /v1 (e.g. ${root}); the nodes add /v1 to every path themselves.`;

@@ -117,7 +117,16 @@ export interface ProfileChoices {
 	 * but `url` puts HAL `_links` on the body itself, one per cta.
 	 */
 	optionLinks: 'url' | 'href' | 'nested' | 'hal';
+	/**
+	 * Where the operations the contract shows no path for are served (issue 26): each one named here moves
+	 * there, and its usual path answers 404 like any unknown path. E.g. `{ materials: '/v1/files', revisions:
+	 * '/v1/decks/{taskId}/versions' }` (`{taskId}` where the deck's id goes). Not part of a profile: a test choice.
+	 */
+	paths: EndpointPaths;
 }
+
+/** The operations whose path the contract leaves open, by the simulator's route. */
+export type EndpointPaths = Partial<Record<'materials' | 'revisions' | 'translations' | 'video', string>>;
 
 export const PROFILES = {
 	reference: {
@@ -148,6 +157,7 @@ export const PROFILES = {
 		fileLength: 'content-length',
 		failureMember: 'error',
 		optionLinks: 'url',
+		paths: {},
 	},
 	alternate: {
 		createStatus: 201,
@@ -177,6 +187,7 @@ export const PROFILES = {
 		fileLength: 'content-length',
 		failureMember: 'error',
 		optionLinks: 'url',
+		paths: {},
 	},
 } as Record<ProfileName, ProfileChoices>;
 

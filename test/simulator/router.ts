@@ -2,6 +2,7 @@
 // its body kind and schema, and whether it spends (spend velocity, Idempotency-Key). Route ids double as the
 // keys of limits.routePerMinute.
 import type { ScopeNeed } from './auth';
+import type { EndpointPaths } from './profile';
 import { createDeck, createRevision, createTranslation, createVideo, getCredits, getDeckFile, getStatus, uploadMaterial, type Call } from './handlers';
 import type { Reply } from './reply';
 import type { Capability } from './types';
@@ -71,6 +72,32 @@ export const ROUTES: Route[] = [
 ];
 
 export const MATERIALS_PATH = '/v1/materials';
+
+/** The usual path of each operation a deployment may serve elsewhere (profile choice `paths`). */
+const MOVABLE: Record<keyof EndpointPaths, string> = {
+	materials: MATERIALS_PATH,
+	revisions: '/v1/decks/{taskId}/revisions',
+	translations: '/v1/decks/{taskId}/translations',
+	video: '/v1/decks/{taskId}/video',
+};
+
+const templatePattern = (template: string) => new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{taskId\\?\}/g, '([^/]+)')}$`);
+
+/**
+ * The route path a request path stands for under `paths`: a moved operation's new path maps to its
+ * usual one, and its usual path to nothing (404). Unmoved paths are themselves.
+ */
+export function routedPath(path: string, paths: EndpointPaths): string {
+	for (const [name, moved] of Object.entries(paths) as Array<[keyof EndpointPaths, string | undefined]>) {
+		if (!moved) continue;
+		const m = templatePattern(moved).exec(path);
+		if (m) return MOVABLE[name].replace('{taskId}', m[1] ?? '');
+	}
+	for (const [name, moved] of Object.entries(paths) as Array<[keyof EndpointPaths, string | undefined]>) {
+		if (moved && moved !== MOVABLE[name] && templatePattern(MOVABLE[name]).test(path)) return '/v1/.moved';
+	}
+	return path;
+}
 
 interface CompiledPath {
 	pattern: RegExp;

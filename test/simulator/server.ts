@@ -26,7 +26,7 @@ import {
 } from './problem';
 import { rateLimitHeaders, refusalHeaders, type BucketVerdict } from './ratelimit';
 import { serialize, writeChunked, type Reply, type WireReply } from './reply';
-import { MATERIALS_PATH, matchRoute, type Route } from './router';
+import { MATERIALS_PATH, matchRoute, routedPath, type Route } from './router';
 import type { SimState } from './state';
 import type { PickedFault } from './faults';
 import type { RequestRecord } from './types';
@@ -139,8 +139,10 @@ function drop(req: http.IncomingMessage): void {
 }
 
 async function processRequest(ctx: Ctx): Promise<Reply | Replay | 'aborted'> {
-	const { state, req, method, path, fault } = ctx;
+	const { state, req, method, fault } = ctx;
 	const limits = state.limits;
+	// An operation the profile serves at another path is routed as if at its usual one (profile `paths`).
+	const path = routedPath(ctx.path, state.profile.paths);
 
 	const injected = injectedStatus(ctx);
 	if (injected) return injected;

@@ -5,7 +5,7 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { isToolCall, runPerItem } from '../../shared/n8n/runner';
-import { serviceFor } from '../../shared/n8n/service';
+import { refusalForItem, serviceOrRefusal } from '../../shared/n8n/service';
 import { toolAnswer } from '../../shared/n8n/tool';
 import { getCredits } from './account/getCredits.operation';
 import { request } from './custom/request.operation';
@@ -45,11 +45,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const paymentOutputs = hasPaymentOutputs(operationName, nodeVersion);
 	// Only where the switch is shown: a value saved on another operation has no outputs to split into.
 	const split = paymentOutputs && this.getNodeParameter('splitOutputsByCta', 0, false) === true;
-	const service = await serviceFor(this);
+	const tool = isToolCall(this);
+	// A credential that cannot be used (e.g. plain http:// to another machine) is refused before anything is
+	// sent: under On Error: Continue, or as a tool, every item carries the refusal, as it would a 401.
+	const found = await serviceOrRefusal(this, tool || this.continueOnFail());
 	const keyStore = this.getContext('node');
 	const runIndex = Number(this.getWorkflowDataProxy(0).$runIndex ?? 0);
 	const concurrency = (this.getNodeParameter('options.concurrency', 0, 4) as number) || 4;
-	const tool = isToolCall(this);
 
 	return await runPerItem(
 		this,
@@ -61,6 +63,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			toolAnswers: tool,
 		},
 		async (itemIndex) => {
+			if ('refusal' in found) throw refusalForItem(this, found.refusal, itemIndex);
+			const { service } = found;
 			const emitted = await operation.execute({
 				ctx: this,
 				service,

@@ -2,9 +2,10 @@
  * Sending one item's request and turning the outcome into the item the node emits. Every
  * operation ends here, so keys, price drift, routing and error conversion live in one place.
  */
-import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
 import type { CallResult } from '../../shared/client';
+import { endpointHint, endpointPath, endpointPathProblem, ENDPOINTS, type EndpointName } from '../../shared/endpoints';
 import {
 	canonicalJson,
 	IDEMPOTENCY_HEADER,
@@ -21,7 +22,7 @@ import {
 import { withFormLabels, type FormLabels } from '../../shared/formLabels';
 import { livePriceOf, refusalFields, REPLAYED_MESSAGE, REPLAYED_UPLOAD_MESSAGE, type Outcome } from '../../shared/outcome';
 import type { RetrySettings } from '../../shared/retry';
-import { deckPath, type HttpMethod } from '../../shared/transport';
+import type { HttpMethod } from '../../shared/transport';
 import { toNodeApiError } from '../../shared/n8n/errors';
 import { triggerItemsOf } from '../../shared/n8n/origin';
 import type { EmittedItem } from '../../shared/n8n/runner';
@@ -67,6 +68,8 @@ export interface MutationRequest {
 	decorate?: (body: Record<string, unknown>) => Record<string, unknown>;
 	/** The form's label of each body field, for a validation refusal to name the fields as the form does. */
 	formLabels?: FormLabels;
+	/** The path is one the contract leaves open (`endpointPathFor`): a 404 or 405 names the credential field that sets it. */
+	endpoint?: EndpointName;
 }
 
 export async function sendRead(item: ItemContext, request: ReadRequest): Promise<EmittedItem> {
@@ -103,6 +106,10 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 	if (outcome.route === 'error' && request.formLabels) {
 		outcome = { ...outcome, failure: withFormLabels(outcome.failure, request.formLabels) };
 	}
+	const pathHint =
+		outcome.route === 'error' && request.endpoint
+			? endpointHint(request.endpoint, item.service.endpointPaths[request.endpoint], outcome.failure.status, request.method ?? 'POST')
+			: undefined;
 
 	return emit(item, outcome, {
 		decorate: request.decorate,
@@ -113,7 +120,24 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 			...(repricedFrom !== undefined ? { repricedFrom } : {}),
 		},
 		request: request.json,
+		pathHint: pathHint && request.endpoint ? { text: pathHint, endpoint: request.endpoint, path: request.path } : undefined,
 	});
+}
+
+/**
+ * The path of an operation whose path the contract leaves open: the credential's override, checked
+ * before anything is sent, or the default (../../shared/endpoints.ts).
+ */
+export function endpointPathFor(item: ItemContext, name: EndpointName, taskId?: string): string {
+	const value = item.service.endpointPaths[name];
+	const problem = endpointPathProblem(name, value);
+	if (problem) {
+		throw new NodeOperationError(item.ctx.getNode(), problem, {
+			itemIndex: item.itemIndex,
+			description: `Open the Deck Generator credential and fix its ${ENDPOINTS[name].label} field (a path starting with /v1/), or empty it for ${ENDPOINTS[name].defaultPath}.`,
+		});
+	}
+	return endpointPath(name, value, taskId);
 }
 
 /**
@@ -123,7 +147,7 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 export async function spendOnDeck(
 	item: ItemContext,
 	operation: string,
-	suffix: string,
+	endpoint: EndpointName,
 	fields: Record<string, unknown>,
 	formLabels: FormLabels = {},
 ): Promise<EmittedItem> {
@@ -131,7 +155,8 @@ export async function spendOnDeck(
 	const taskId = readTaskId(ctx, itemIndex);
 	return await sendMutation(item, {
 		operation,
-		path: deckPath(taskId, suffix),
+		path: endpointPathFor(item, endpoint, taskId),
+		endpoint,
 		json: { ...fields, expected_credits: readExpectedCredits(ctx, itemIndex) },
 		options: readOptions(ctx, itemIndex),
 		decorate: (body) => ({ taskId, ...body }),
@@ -233,12 +258,21 @@ interface EmitOptions {
 	requiredMember?: string;
 	extra?: IDataObject;
 	request?: Record<string, unknown>;
+	/** A 404 or 405 on a path the contract leaves open: which credential field sets it. */
+	pathHint?: { text: string; endpoint: EndpointName; path: string };
 }
 
 function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): EmittedItem {
 	const { ctx, itemIndex } = item;
 	if (outcome.route === 'error') {
 		const error = toNodeApiError(ctx.getNode(), outcome.failure, itemIndex);
+		if (options.pathHint) {
+			// Not "no such deck" alone: the path itself may be this deployment's gap (the contract shows none).
+			const { text, endpoint, path } = options.pathHint;
+			error.message = `${error.message}: ${outcome.failure.status === 405 ? 'not taken' : 'nothing'} at ${path} (see the credential's ${ENDPOINTS[endpoint].label})`;
+			error.description = [text, outcome.failure.requestId ? `Request id: ${outcome.failure.requestId}` : undefined].filter(Boolean).join(' ');
+			error.context.endpointSetting = ENDPOINTS[endpoint].label;
+		}
 		const unanswered = options.key ? purchasesIn(item.keyStore).find((p) => p.key === options.key && p.state === 'unanswered') : undefined;
 		if (unanswered) {
 			// This item's request went out and its answer was lost, now or in an earlier try.

@@ -15,6 +15,7 @@ import {
 	type CredentialVerdict,
 } from '../credentialCheck';
 import { sameOriginHop } from '../download';
+import { ENDPOINTS, endpointPathProblem, type EndpointName } from '../endpoints';
 import { keyMasker, type KeyMasker } from '../secrecy';
 import { lowerCaseHeaders, type ServiceResponse } from '../transport';
 import { bodyText, sanitisedNetworkMessage, type DeckGenCredential } from './transport';
@@ -35,6 +36,11 @@ export async function deckGenApiTest(
 	const baseUrl = normaliseBaseUrl(data.baseUrl);
 	const problem = baseUrlProblem(baseUrl, data.allowPlainHttp);
 	if (problem) return resultOf({ ok: false, message: problem }, mask);
+	// The path overrides are not requested by the test (it reads /v1/credits), but a wrong one is said here, at Save.
+	const pathProblem = (Object.keys(ENDPOINTS) as EndpointName[])
+		.map((name) => endpointPathProblem(name, (data as Record<string, unknown>)[ENDPOINTS[name].field]))
+		.find((message) => message !== undefined);
+	if (pathProblem) return resultOf({ ok: false, message: pathProblem }, mask);
 
 	// The one request helper n8n gives a credential test, on 1.x and 2.x alike (ICredentialTestFunctions has no
 	// httpRequest). n8n's scanner rule no-deprecated-workflow-functions matches the shape `this.helpers.request`

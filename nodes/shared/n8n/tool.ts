@@ -273,6 +273,7 @@ const ERROR_FACTS = [
 	'idempotencyKey',
 	'mayHaveBeenBought',
 	'response',
+	'endpointSetting',
 ] as const;
 
 /** What a model can do about a failure the service decided, by its code; undefined: the remedy says it. */
@@ -282,6 +283,10 @@ function nextStep(node: INode, facts: IDataObject): string | undefined {
 			return `No taskId was given: pass the taskId that Create returned as ${argument(node, 'taskId', 'taskId')}.`;
 		case 'not_found': {
 			const taskId = argument(node, 'taskId', 'taskId');
+			// A path the contract leaves open (shared/endpoints.ts): the service may take this operation elsewhere.
+			if (typeof facts.endpointSetting === 'string') {
+				return `Either this service takes this operation at another path (only a person can fix that, in the Deck Generator credential's ${facts.endpointSetting} field in n8n) or, if it names a deck, no deck with that ${taskId} exists for this account. Calling again with the same arguments gives the same answer.`;
+			}
 			return `No deck with that ${taskId} exists for this account: use the taskId that Create returned. Calling again with the same ${taskId} gives the same answer.`;
 		}
 		case 'unauthorized':

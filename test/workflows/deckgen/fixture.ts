@@ -3,6 +3,8 @@
  * must pass: no API key anywhere in what n8n saves or logs.
  */
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import type { INode, INodeExecutionData } from 'n8n-workflow';
@@ -105,3 +107,36 @@ export const brief = (extra: Record<string, unknown> = {}) => ({
 	expected_credits: 10,
 	...extra,
 });
+
+/**
+ * For a describe block: every plain-HTTP request goes through HTTP_PROXY, a listener here that answers
+ * 401, so whatever a node sends to a Base URL no one may contact (`http://deckgen.invalid`) is seen.
+ * The returned list holds what arrived in the current test.
+ */
+export function recordPlainHttp(): Array<{ url?: string; authorization?: string }> {
+	let proxy: Server;
+	const seen: Array<{ url?: string; authorization?: string }> = [];
+	const saved = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy, NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
+	beforeAll(async () => {
+		proxy = createServer((req, res) => {
+			seen.push({ url: req.url, authorization: req.headers.authorization });
+			res.writeHead(401, { 'content-type': 'application/problem+json' });
+			res.end(JSON.stringify({ code: 'unauthorized', retryable: false, detail: 'seen by the listener' }));
+		});
+		await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+		process.env.HTTP_PROXY = process.env.http_proxy = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+		delete process.env.NO_PROXY;
+		delete process.env.no_proxy;
+	});
+	afterAll(async () => {
+		for (const [name, value] of Object.entries(saved)) {
+			if (value === undefined) delete process.env[name];
+			else process.env[name] = value;
+		}
+		await new Promise<void>((resolve) => proxy.close(() => resolve()));
+	});
+	beforeEach(() => {
+		seen.length = 0;
+	});
+	return seen;
+}

@@ -7,8 +7,6 @@
  * `echoKey`), which names the presented key in every text it answers: the key must still appear
  * nowhere, in no form, while the masked text shows that it did come back.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
@@ -19,7 +17,7 @@ import { KEY_MASK, KEY_MASKED_NOTE, plainHttpRefusal } from '../../../nodes/shar
 import { runWorkflow, testCredentials, type RunResult, type WorkflowJson } from '../../harness';
 import { start, type Simulator } from '../../simulator';
 import { loadWorkflow as loadWaitWorkflow, WAIT_NODE } from '../wait/run';
-import { brief, continueErrorOutput, DECK_NODE, loadWorkflow, patchNode } from './fixture';
+import { brief, continueErrorOutput, DECK_NODE, loadWorkflow, patchNode, recordPlainHttp } from './fixture';
 
 // Whatever n8n or the node prints goes through here too.
 const printed: string[] = [];
@@ -335,30 +333,7 @@ describe('no key over plain HTTP to another machine', () => {
 	// A Base URL no one may contact: .invalid never resolves (RFC 6761). Every plain-HTTP request goes
 	// through HTTP_PROXY, a listener here, so whatever the node sends to it is seen.
 	const BASE_URL = 'http://deckgen.invalid';
-	let proxy: Server;
-	const seen: Array<{ url?: string; authorization?: string }> = [];
-	const saved = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy, NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
-	beforeAll(async () => {
-		proxy = createServer((req, res) => {
-			seen.push({ url: req.url, authorization: req.headers.authorization });
-			res.writeHead(401, { 'content-type': 'application/problem+json' });
-			res.end(JSON.stringify({ code: 'unauthorized', retryable: false, detail: 'seen by the listener' }));
-		});
-		await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-		process.env.HTTP_PROXY = process.env.http_proxy = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-		delete process.env.NO_PROXY;
-		delete process.env.no_proxy;
-	});
-	afterAll(async () => {
-		for (const [name, value] of Object.entries(saved)) {
-			if (value === undefined) delete process.env[name];
-			else process.env[name] = value;
-		}
-		await new Promise<void>((resolve) => proxy.close(() => resolve()));
-	});
-	beforeEach(() => {
-		seen.length = 0;
-	});
+	const seen = recordPlainHttp();
 
 	const KEY = 'dg_live_plain_http_secret_0123456789';
 	const credentials = (allowPlainHttp?: boolean) => ({ deckGenApi: { apiKey: KEY, baseUrl: BASE_URL, ...(allowPlainHttp === undefined ? {} : { allowPlainHttp }) } });

@@ -62,9 +62,12 @@ export interface ToolCall {
 	elsewhere: number;
 }
 
-/** One tool call: the node gets one item, the arguments. */
-export async function callTool(sim: Simulator, node: INode, args: Record<string, unknown>, key = sim.keys.personal): Promise<ToolCall> {
-	const workflow: WorkflowJson = {
+/** The tool variants, as runWorkflow's `nodeTypes`. */
+export const TOOL_NODE_TYPES = { [DECK_TOOL]: deckGenTool, [WAIT_TOOL]: deckGenWaitTool };
+
+/** A Manual Trigger that hands the tool node one item, the tool call's arguments. */
+export function toolCallWorkflow(node: INode): WorkflowJson {
+	return {
 		nodes: [
 			{ id: 'trigger', name: 'Tool call', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 			{ ...node, position: [200, 0] },
@@ -72,10 +75,14 @@ export async function callTool(sim: Simulator, node: INode, args: Record<string,
 		connections: { 'Tool call': { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 	} as WorkflowJson;
-	const result = await runWorkflow(workflow, {
+}
+
+/** One tool call: the node gets one item, the arguments. */
+export async function callTool(sim: Simulator, node: INode, args: Record<string, unknown>, key = sim.keys.personal): Promise<ToolCall> {
+	const result = await runWorkflow(toolCallWorkflow(node), {
 		credentials: { deckGenApi: { apiKey: key, baseUrl: sim.url, accountUrl: 'https://app.deckgen.example/account' } },
 		inputItems: [{ json: args as IDataObject }],
-		nodeTypes: { [DECK_TOOL]: deckGenTool, [WAIT_TOOL]: deckGenWaitTool },
+		nodeTypes: TOOL_NODE_TYPES,
 	});
 	assertNoKeyLeak(sim, result, [key]);
 	const [first = [], ...rest] = result.runCount(node.name) ? result.outputs(node.name) : [];

@@ -17,7 +17,7 @@ export const description = updateDisplayOptions(
 );
 
 /**
- * `POST /v1/decks/{taskId}/video`: a video of the deck, behind a paywall that names itself by
+ * `POST /v1/decks/{taskId}/video` (or the credential's Generate Video Path): a video of the deck, behind a paywall that names itself by
  * `code` rather than `cta` (routed as top_up). Where the deployment has not shipped it yet the
  * service answers 501, reported as "not available yet" on Client Action, never retried.
  */

@@ -30,8 +30,8 @@ export const description = updateDisplayOptions(
 );
 
 /**
- * `POST /v1/decks/{taskId}/revisions` (our reading of an advertised tool the contract does not
- * detail): a new version of the deck. Past the included round it is bought (`buy_revision`); at
+ * `POST /v1/decks/{taskId}/revisions` or the credential's Revise Path (our reading of an advertised
+ * tool the contract does not detail): a new version of the deck. Past the included round it is bought (`buy_revision`); at
  * `max_versions` the service refuses with version_cap_reached (Client Action: start a new deck).
  */
 export async function execute(item: ItemContext) {

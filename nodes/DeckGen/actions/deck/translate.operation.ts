@@ -26,7 +26,7 @@ export const description = updateDisplayOptions(
 );
 
 /**
- * `POST /v1/decks/{taskId}/translations`: copies in more languages. Subscriber-only at launch
+ * `POST /v1/decks/{taskId}/translations` (or the credential's Translate Path): copies in more languages. Subscriber-only at launch
  * (`subscribe_for_translation`); a subscriber short of credits gets `translation_top_up`.
  */
 export async function execute(item: ItemContext) {

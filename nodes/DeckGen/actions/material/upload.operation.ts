@@ -5,7 +5,7 @@ import { precheckMaterial } from '../../../shared/materials';
 import { multipartBody } from '../../../shared/multipart';
 import { callOptions, idempotencyKeyOption, optionsCollection, readOptions } from '../common';
 import type { Operation } from '../node.type';
-import { sendMutation, type ItemContext } from '../send';
+import { endpointPathFor, sendMutation, type ItemContext } from '../send';
 
 const properties: INodeProperties[] = [
 	{
@@ -48,8 +48,8 @@ export const description = updateDisplayOptions(
 );
 
 /**
- * `POST /v1/materials`, multipart with one `file` part (our reading of an endpoint the contract
- * leaves unspecified). The service's 415 rules are checked here first, so a file that would be
+ * `POST /v1/materials` (or the credential's Upload Path), multipart with one `file` part (our
+ * reading of an endpoint the contract leaves unspecified). The service's 415 rules are checked here first, so a file that would be
  * refused is never sent, and the message names what disagrees.
  */
 export async function execute(item: ItemContext) {
@@ -77,7 +77,8 @@ export async function execute(item: ItemContext) {
 
 	return await sendMutation(item, {
 		operation: 'material.upload',
-		path: '/v1/materials',
+		path: endpointPathFor(item, 'materials'),
+		endpoint: 'materials',
 		raw: multipartBody({ field: 'file', filename, contentType: verdict.contentType, bytes }),
 		options: readOptions(ctx, itemIndex),
 		// Wherever the service names it (shared/materialRecord.ts); without one the upload is an error
