@@ -49,9 +49,16 @@ export function findLinks(body: unknown, resolveAgainst?: string): FoundLink[] {
 /** `/path…`, not `//host` (a scheme-relative URL names another host) and not a bare `/`. */
 const ROOT_RELATIVE = /^\/[^/\s][^\s]*$/;
 
+/**
+ * A root-relative path made absolute against the URL the body was read from. A path under `/v1/` is
+ * an API path, and the contract makes every address relative to the Base URL: behind a gateway
+ * prefix (`https://host/api`, read from `https://host/api/v1/decks/t/status`) it keeps the prefix
+ * (`https://host/api/v1/decks/t/files/deck.pptx`); any other path is on the host's root.
+ */
 function absolute(path: string, base: string): string | undefined {
 	try {
-		const url = new URL(path, base);
+		const prefix = path.startsWith('/v1/') ? /^(.*?)\/v1\//.exec(new URL(base).pathname)?.[1] ?? '' : '';
+		const url = new URL(`${prefix}${path}`, base);
 		return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : undefined;
 	} catch {
 		return undefined;

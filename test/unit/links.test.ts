@@ -143,7 +143,8 @@ describe('sameOriginHop: API requests follow a redirect only within the Base URL
 
 describe('findLinks with the URL the status was read from: root-relative paths are links', () => {
 	const from = 'https://api.example/root/v1/decks/t1/status';
-	it('resolves /paths on the origin; ignores //hosts, a bare /, text with spaces, and relative paths without a base', () => {
+	// (an API path under the Base URL's prefix since issue 26: the contract makes every address relative to it)
+	it('resolves /v1/ paths under the Base URL; ignores //hosts, a bare /, text with spaces, and relative paths without a base', () => {
 		const body = {
 			files: { pptx: '/v1/decks/t1/files/deck.pptx' },
 			other: '//evil.example/x.pptx',
@@ -152,7 +153,7 @@ describe('findLinks with the URL the status was read from: root-relative paths a
 			absolute: 'https://cdn.example/deck.pdf',
 		};
 		expect(findLinks(body, from)).toEqual([
-			{ path: 'files.pptx', url: 'https://api.example/v1/decks/t1/files/deck.pptx' },
+			{ path: 'files.pptx', url: 'https://api.example/root/v1/decks/t1/files/deck.pptx' },
 			{ path: 'absolute', url: 'https://cdn.example/deck.pdf' },
 		]);
 		expect(findLinks(body)).toEqual([{ path: 'absolute', url: 'https://cdn.example/deck.pdf' }]);
@@ -199,5 +200,18 @@ describe('actionLink: the way forward of a refusal, wherever the service put its
 		const body = { type: 'https://docs.example/errors#forbidden', links: { help: 'https://docs.example/enrolment' } };
 		expect(actionLink(body)).toBeUndefined();
 		expect(actionLink(body, undefined, true)).toEqual({ url: 'https://docs.example/enrolment', path: 'links.help' });
+	});
+});
+
+describe('root-relative API paths behind a gateway prefix keep the Base URL path', () => {
+	it('a /v1/ path resolves under the prefix; another path on the host root', () => {
+		const from = 'https://host.example/api/v1/decks/t-1/status';
+		expect(findLinks({ file: '/v1/decks/t-1/files/deck.pptx', page: '/app/decks/t-1' }, from)).toEqual([
+			{ path: 'file', url: 'https://host.example/api/v1/decks/t-1/files/deck.pptx' },
+			{ path: 'page', url: 'https://host.example/app/decks/t-1' },
+		]);
+		expect(findLinks({ file: '/v1/decks/t-1/files/deck.pptx' }, 'https://host.example/v1/decks/t-1/status')).toEqual([
+			{ path: 'file', url: 'https://host.example/v1/decks/t-1/files/deck.pptx' },
+		]);
 	});
 });

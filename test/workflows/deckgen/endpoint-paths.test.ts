@@ -288,3 +288,31 @@ describe('a deployment under a path prefix (Base URL https://host/api)', () => {
 		expect(sim.ledger.requests.slice(before).every((r) => r.idempotencyKey)).toBe(true);
 	});
 });
+
+describe('a deployment under a path prefix that gives its files as root-relative API paths', () => {
+	// The service does not know the gateway's prefix: its links say /v1/decks/…/files/…; the contract makes
+	// every address relative to the Base URL, so the nodes read them under the prefix (issue 26, beyond its four).
+	let sim: Simulator;
+	let gateway: { url: string; server: Server };
+	beforeAll(async () => {
+		sim = await start({ seed: 264, clock: { manual: true }, choices: { fileLinks: 'api-relative', resultLinks: 'files', statusLinks: 'none' } });
+		gateway = await prefixGateway(sim.url);
+	});
+	afterAll(async () => {
+		await new Promise<void>((resolve) => gateway.server.close(() => resolve()));
+		await sim.close();
+	});
+
+	test('Get Status links them under the prefix, and Download fetches the file through it with the key', async () => {
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 0, outcome: 'succeeded' });
+		const baseUrl = `${gateway.url}/api`;
+		const status = await run(sim, loadWorkflow('get-status'), sim.keys.personal, [{ json: { taskId } }], {}, baseUrl);
+		const [read] = jsonOf(status.output('Success'));
+		expect(read).toMatchObject({ state: 'succeeded', deckUrl: `${baseUrl}/v1/decks/${taskId}/files/deck.pptx` });
+
+		const downloaded = await run(sim, loadWorkflow('download'), sim.keys.personal, [{ json: { taskId } }], {}, baseUrl);
+		const [file] = downloaded.output('Success');
+		expect(file.json).toMatchObject({ outcome: 'success', taskId, fileName: expect.stringMatching(/\.pptx$/) });
+		expect(sim.ledger.requests.filter((r) => r.path === `/v1/decks/${taskId}/files/deck.pptx`).map((r) => r.keyId)).toEqual([expect.any(String)]);
+	});
+});
