@@ -12,6 +12,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runWorkflow, type WorkflowJson } from '../../harness';
 import { start, type ProfileChoices, type Simulator } from '../../simulator';
+import { callTool, exampleTool } from '../tool/tool';
 import { loadWorkflow as loadWaitWorkflow, readingsOf, statusReads, WAIT_NODE } from '../wait/run';
 import { brief, continueErrorOutput, jsonOf, loadWorkflow, patchNode, runWith } from './fixture';
 
@@ -103,6 +104,16 @@ describe('a success word with nothing to hand over is not Completed', () => {
 		expect((error.error as IDataObject).message).toMatch(/is not finished \(status "done"\)/);
 		expect(String(error.message) + JSON.stringify(error.error)).toMatch(/nothing to hand over/);
 		expect(sim.ledger.requests.filter((r) => /\/files\//.test(r.path))).toEqual([]);
+	});
+
+	test('as AI tools, Get Deck Status and Check Deck tell the model it is not finished, and why', async () => {
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 600 * MINUTE, outcome: 'succeeded' });
+		for (const tool of ['Get Deck Status', 'Check Deck']) {
+			const { answer, elsewhere } = await callTool(sim, exampleTool(tool), { taskId });
+			expect(elsewhere).toBe(0);
+			expect(answer[0]).toMatchObject({ taskId, state: 'unknown', statusNote: expect.stringContaining('nothing to hand over') });
+			expect(answer[0].message).toMatch(/is not finished yet \(The service said "done", but the record has nothing to hand over.*\)\. Treat it as still running/);
+		}
 	});
 
 	test('the person settles it once: "done" in Running Status Words drops the note; in Succeeded Status Words it is believed', async () => {
