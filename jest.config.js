@@ -10,7 +10,8 @@
  * - `profile C`: the suites that meet uploads, 402s, status links and downloads, against the readings
  *   of issue 16 (`readings` in test/simulator/profile.ts);
  * - `profile D`: the suites that read a deck's status or a 402, against the readings of issue 26
- *   (`contrary`: status words that read as their opposite, failure reasons and links under other members).
+ *   (`contrary`: status words that read as their opposite, failure reasons and links under other members,
+ *   the endpoints the contract shows no path for at other paths).
  * The end-to-end suite is `npm run test:e2e` (it selects the reference project).
  * @type {import('jest').Config}
  */
@@ -47,7 +48,7 @@ module.exports = {
 			...base,
 			displayName: 'profile D',
 			testMatch: [
-				'<rootDir>/test/workflows/deckgen/{operations,outcomes,readings,any-service,download,envelope,judgement}.test.ts',
+				'<rootDir>/test/workflows/deckgen/{operations,outcomes,readings,any-service,download,envelope,judgement,form-and-types}.test.ts',
 				'<rootDir>/test/workflows/wait/*.test.ts',
 				'<rootDir>/test/workflows/tool/*.test.ts',
 			],

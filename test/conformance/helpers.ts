@@ -133,8 +133,14 @@ export function multipart(parts: Array<{ name: string; filename?: string; conten
 	return { raw: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** POST /v1/materials with one file part. contentType undefined = no part Content-Type. */
+/** The path an operation the contract shows no path for is served at under the profile (`paths`), the deck's id in. */
+export function pathOf(sim: Simulator, name: 'materials' | 'revisions' | 'translations' | 'video', taskId = ''): string {
+	const usual = { materials: '/v1/materials', revisions: '/v1/decks/{taskId}/revisions', translations: '/v1/decks/{taskId}/translations', video: '/v1/decks/{taskId}/video' };
+	return (sim.profile.paths?.[name] ?? usual[name]).replace('{taskId}', encodeURIComponent(taskId));
+}
+
+/** POST to the upload path (`/v1/materials`, or where the profile serves it) with one file part. contentType undefined = no part Content-Type. */
 export function upload(sim: Simulator, filename: string, data: Buffer | string, contentType?: string, opts: CallOptions = {}): Promise<Res> {
 	const form = multipart([{ name: 'file', filename, contentType, data }]);
-	return call(sim, 'POST', '/v1/materials', { ...opts, raw: form.raw, headers: { 'content-type': form.contentType, ...opts.headers } });
+	return call(sim, 'POST', pathOf(sim, 'materials'), { ...opts, raw: form.raw, headers: { 'content-type': form.contentType, ...opts.headers } });
 }

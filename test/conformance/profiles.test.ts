@@ -2,7 +2,7 @@
 // files of this folder pin the reference profile's wire decisions; this one asserts only what the contract says,
 // so every assertion must hold whatever legal choice a profile made for a gap ("not shown").
 import { PROFILES, start, type ProfileName, type Simulator } from '../simulator';
-import { CTAS, call, expectProblem, get, newKey, post, realSleep, upload, withoutRequestId, type Res } from './helpers';
+import { CTAS, call, expectProblem, get, newKey, pathOf, post, realSleep, upload, withoutRequestId, type Res } from './helpers';
 import { FILES } from './files';
 
 /** A creation body both profiles accept (profile B requires title, audience and slide_count). */
@@ -128,7 +128,7 @@ describe.each<ProfileName>(['reference', 'alternate', 'readings', 'contrary'])('
 		sim.control.setUnshipped([]);
 		try {
 			const deck = sim.control.seedDeck({ key: sim.keys.broke, durationMs: 0 });
-			const res = await post(sim, `/v1/decks/${deck}/video`, { expected_credits: 20 }, { key: sim.keys.broke });
+			const res = await post(sim, pathOf(sim, 'video', deck), { expected_credits: 20 }, { key: sim.keys.broke });
 			expect(expectPayment(res, 'video_paywall')).toBeUndefined();
 		} finally {
 			sim.control.setUnshipped(['video']);
@@ -165,7 +165,7 @@ describe.each<ProfileName>(['reference', 'alternate', 'readings', 'contrary'])('
 		expectProblem(wrong, 405, 'method_not_allowed');
 		expect(wrong.headers.allow).toBe('POST');
 		const deck = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 0 });
-		expectProblem(await post(sim, `/v1/decks/${deck}/video`, { expected_credits: 20 }), 501, 'not_implemented', { retryable: false });
+		expectProblem(await post(sim, pathOf(sim, 'video', deck), { expected_credits: 20 }), 501, 'not_implemented', { retryable: false });
 		sim.control.setSurface('disabled');
 		try {
 			expectProblem(await get(sim, '/v1/credits'), 503, 'surface_disabled', { retryable: true });

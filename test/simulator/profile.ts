@@ -120,7 +120,7 @@ export interface ProfileChoices {
 	/**
 	 * Where the operations the contract shows no path for are served (issue 26): each one named here moves
 	 * there, and its usual path answers 404 like any unknown path. E.g. `{ materials: '/v1/files', revisions:
-	 * '/v1/decks/{taskId}/versions' }` (`{taskId}` where the deck's id goes). Not part of a profile: a test choice.
+	 * '/v1/decks/{taskId}/versions' }` (`{taskId}` where the deck's id goes). Profile D moves all four.
 	 */
 	paths: EndpointPaths;
 }
@@ -208,13 +208,16 @@ PROFILES.readings = {
  * Profile D ("contrary"): the readings of issue 26, where the word alone misleads. The running deck says
  * `done` (a success word of the default map) at progress below 100 with nothing to hand over; the finished
  * deck says `processed` (on no list) with its files; the failed deck says `completed` (a success word) with
- * its reason under `failureReason`. 402 options carry their links HAL-style (`_links.checkout.href`).
+ * its reason under `failureReason`. 402 options carry their links HAL-style (`_links.checkout.href`). The
+ * upload, revisions, translations and video are served at other paths.
  */
 PROFILES.contrary = {
 	...PROFILES.alternate,
 	statusWords: { queued: 'accepted', running: 'done', succeeded: 'processed', failed: 'completed' },
 	failureMember: 'failureReason',
 	optionLinks: 'hal',
+	// the operations the contract shows no path for, served elsewhere (the tests' credential names them)
+	paths: { materials: '/v1/files', revisions: '/v1/decks/{taskId}/versions', translations: '/v1/translations/{taskId}', video: '/v1/decks/{taskId}/videos' },
 };
 
 /** The profile tests run against when they name none: `DECKGEN_SIM_PROFILE` (the jest project "profile B" sets it). */

@@ -11,6 +11,7 @@ import type { INode, INodeExecutionData } from 'n8n-workflow';
 
 import { runWorkflow, type RunOptions, type RunResult, type WorkflowJson } from '../../harness';
 import type { Simulator } from '../../simulator';
+import { credentialFor } from '../credential';
 
 export const DECK_NODE = 'Deck Generator';
 
@@ -84,7 +85,7 @@ export async function runWith(
 	) as INodeExecutionData[];
 	const result = await runWorkflow(workflow, {
 		...options,
-		credentials: { deckGenApi: { apiKey: key, baseUrl: sim.url, accountUrl: 'https://app.deckgen.example/account' } },
+		credentials: { deckGenApi: credentialFor(sim, key, { accountUrl: 'https://app.deckgen.example/account' }) },
 		inputItems,
 	});
 	assertNoKeyLeak(sim, result, [key]);

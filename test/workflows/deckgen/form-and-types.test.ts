@@ -8,6 +8,7 @@
 import { canonicalJson, sha256Hex } from '../../../nodes/shared/idempotency';
 import { connections, node, type WorkflowJson } from '../../harness';
 import { start, type Simulator } from '../../simulator';
+import { servedPath } from '../credential';
 import { continueErrorOutput, DECK_NODE, jsonOf, runWith } from './fixture';
 
 const OUTPUTS = ['Success', 'Checkout', 'Client Action', 'Errors'];
@@ -275,7 +276,7 @@ describe("Upload's Idempotency Key", () => {
 		const again = jsonOf((await runWith(sim, upload, key, [delivery('dlv-upload-1')])).output('Success'))[0];
 		expect(first).toMatchObject({ idempotencyKey: 'dlv-upload-1', materialId: expect.any(String) });
 		expect(again).toMatchObject({ idempotencyKey: 'dlv-upload-1', materialId: first.materialId, replayed: true });
-		const posts = sim.ledger.requests.slice(before).filter((r) => r.path === '/v1/materials');
+		const posts = sim.ledger.requests.slice(before).filter((r) => r.path === servedPath(sim, 'materials'));
 		const uploadStatus = sim.profile.materialResponse === 'plain' ? 200 : 201;
 		expect(posts.map((p) => [p.idempotencyKey, p.status, p.replayed ?? false])).toEqual([
 			['dlv-upload-1', uploadStatus, false],

@@ -12,6 +12,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runWorkflow, type WorkflowJson } from '../../harness';
 import { start, type ProfileChoices, type Simulator } from '../../simulator';
+import { credentialFor } from '../credential';
 import { callTool, exampleTool } from '../tool/tool';
 import { loadWorkflow as loadWaitWorkflow, readingsOf, statusReads, WAIT_NODE } from '../wait/run';
 import { brief, continueErrorOutput, jsonOf, loadWorkflow, patchNode, runWith } from './fixture';
@@ -25,7 +26,7 @@ async function runWaitWith(sim: Simulator, name: string, taskIds: string[], para
 	const options = { ...(node.parameters.options as IDataObject), ...(parameters.options as IDataObject) } as INodeParameters;
 	node.parameters = { ...node.parameters, ...parameters, options };
 	const result = await runWorkflow(workflow, {
-		credentials: { deckGenApi: { apiKey: sim.keys.personal, baseUrl: sim.url } },
+		credentials: { deckGenApi: credentialFor(sim, sim.keys.personal) },
 		inputItems: taskIds.map((taskId) => ({ json: { taskId } })),
 	});
 	const [completed = [], failed = [], stillRunning = []] = result.outputs(WAIT_NODE);

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { start, type Simulator } from '../../simulator';
+import { servedPath } from '../credential';
 import { brief, continueErrorOutput, DECK_NODE, jsonOf, loadWorkflow, runWith, withListFields } from './fixture';
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
@@ -150,7 +151,7 @@ describe('Deck Generator operations (workflow runs against the simulator)', () =
 	});
 
 	test('Material → Upload refuses a file whose bytes contradict its name before sending anything', async () => {
-		const before = sim.ledger.requests.filter((r) => r.path === '/v1/materials').length;
+		const before = sim.ledger.requests.filter((r) => r.path === servedPath(sim, 'materials')).length;
 		const result = await runWith(sim, continueErrorOutput(loadWorkflow('upload')), sim.keys.personal, [
 			binaryItem(PNG, 'chart.pdf', 'application/octet-stream'),
 			binaryItem(PDF, 'page.html', 'text/html'),
@@ -159,14 +160,14 @@ describe('Deck Generator operations (workflow runs against the simulator)', () =
 		expect(errors[0].error).toMatchObject({ message: expect.stringMatching(/are a PNG image, not what "\.pdf" says/) });
 		expect(errors[1].error).toMatchObject({ message: expect.stringMatching(/extension "\.html"/) });
 		expect(result.output(DECK_NODE, 3).map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(sim.ledger.requests.filter((r) => r.path === '/v1/materials').length).toBe(before);
+		expect(sim.ledger.requests.filter((r) => r.path === servedPath(sim, 'materials')).length).toBe(before);
 	});
 
 	test('Material → Upload: a 415 from the service is an error naming what disagrees, never retried', async () => {
 		// A zip that is not an Office document passes the local check (any zip may be .docx) but
 		// not the service's, which looks inside.
 		const zip = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(64, 1)]);
-		const before = sim.ledger.requests.filter((r) => r.path === '/v1/materials').length;
+		const before = sim.ledger.requests.filter((r) => r.path === servedPath(sim, 'materials')).length;
 		const result = await runWith(sim, continueErrorOutput(loadWorkflow('upload')), sim.keys.personal, [
 			binaryItem(zip, 'notes.docx', 'application/octet-stream'),
 		]);
@@ -174,7 +175,7 @@ describe('Deck Generator operations (workflow runs against the simulator)', () =
 		expect(error.error).toMatchObject({ message: expect.stringMatching(/415 unsupported_media_type/) });
 		expect(error.message).toMatch(/Do not resend the same bytes under the same name/);
 		expect(error.error).toMatchObject({ code: 'unsupported_media_type', status: 415 });
-		expect(sim.ledger.requests.filter((r) => r.path === '/v1/materials').length - before).toBe(1);
+		expect(sim.ledger.requests.filter((r) => r.path === servedPath(sim, 'materials')).length - before).toBe(1);
 	});
 
 	test('Custom Request reaches any /v1 path with the same auth, keys and routing', async () => {

@@ -14,6 +14,7 @@ import { DeckGen } from '../../../nodes/DeckGen/DeckGen.node';
 import { DeckGenWait } from '../../../nodes/DeckGenWait/DeckGenWait.node';
 import { runWorkflow, type RunResult, type WorkflowJson } from '../../harness';
 import type { Simulator } from '../../simulator';
+import { credentialFor } from '../credential';
 import { assertNoKeyLeak } from '../deckgen/fixture';
 
 export const EXAMPLE = join(__dirname, '..', 'examples', 'mcp-agent-tools.json');
@@ -80,7 +81,7 @@ export function toolCallWorkflow(node: INode): WorkflowJson {
 /** One tool call: the node gets one item, the arguments. */
 export async function callTool(sim: Simulator, node: INode, args: Record<string, unknown>, key = sim.keys.personal): Promise<ToolCall> {
 	const result = await runWorkflow(toolCallWorkflow(node), {
-		credentials: { deckGenApi: { apiKey: key, baseUrl: sim.url, accountUrl: 'https://app.deckgen.example/account' } },
+		credentials: { deckGenApi: credentialFor(sim, key, { accountUrl: 'https://app.deckgen.example/account' }) },
 		inputItems: [{ json: args as IDataObject }],
 		nodeTypes: TOOL_NODE_TYPES,
 	});

@@ -10,6 +10,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { runWorkflow, type RunResult, type WorkflowJson } from '../../harness';
 import { DEFAULT_STATUS_WORDS } from '../../../nodes/shared/status';
 import type { Simulator } from '../../simulator';
+import { credentialFor } from '../credential';
 
 export const WAIT_NODE = 'Wait for Decks';
 
@@ -31,7 +32,7 @@ export async function runWait(
 	options: { key?: string; signal?: AbortSignal } = {},
 ): Promise<WaitRun> {
 	const result = await runWorkflow(loadWorkflow(workflow), {
-		credentials: { deckGenApi: { apiKey: options.key ?? sim.keys.personal, baseUrl: sim.url } },
+		credentials: { deckGenApi: credentialFor(sim, options.key ?? sim.keys.personal) },
 		inputItems: items.map((json) => ({ json })),
 		signal: options.signal,
 	});
