@@ -9,7 +9,7 @@ import { callService, gateFor, type CallResult, type CredentialGate, type Sleep 
 import { ENDPOINTS, type EndpointName } from '../endpoints';
 import { sha256Hex } from '../idempotency';
 import type { RetrySettings } from '../retry';
-import { isLoopbackHost } from '../secrecy';
+import { isLoopbackHost, plainHttpRefusal } from '../secrecy';
 import type { ServiceRequest } from '../transport';
 import { abortableSleep, CREDENTIAL_TYPE, n8nTransport, type DeckGenCredential } from './transport';
 
@@ -37,7 +37,7 @@ export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
 			description:
 				problem === BASE_URL_EMPTY
 					? 'Open the Deck Generator credential and fill in Base URL.'
-					: problem.includes('plain http://')
+					: problem === plainHttpRefusal(baseUrl, credential.allowPlainHttp)
 						? 'Open the Deck Generator credential and fix its Base URL field (https://), or switch on its Allow Plain HTTP field for a trusted network.'
 						: 'Open the Deck Generator credential and fix its Base URL field.',
 		});
