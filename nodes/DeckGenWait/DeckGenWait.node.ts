@@ -72,8 +72,14 @@ export class DeckGenWait implements INodeType {
 		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main, NodeConnectionTypes.Main],
-		outputNames: ['Completed', 'Failed', 'Still Running'],
+		// Named on each output, not in `outputNames`: n8n's AI-tool variant replaces `outputs` with its
+		// one tool connection but keeps `outputNames`, so the editor labelled that connection
+		// "Completed" (seen by the editor's end-to-end test, test/e2e/editor.e2e.ts).
+		outputs: [
+			{ type: NodeConnectionTypes.Main, displayName: 'Completed' },
+			{ type: NodeConnectionTypes.Main, displayName: 'Failed' },
+			{ type: NodeConnectionTypes.Main, displayName: 'Still Running' },
+		],
 		credentials: [
 			{
 				name: 'deckGenApi',
