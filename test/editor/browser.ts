@@ -83,14 +83,21 @@ export async function signIn(page: Page, n8n: N8nInstance): Promise<void> {
 	]);
 }
 
-/** Create one credential per (type, name) the workflow references and point the nodes at them. */
-export async function bindCredentials(n8n: N8nInstance, wf: WorkflowJson, deckGen: { apiKey: string; baseUrl: string }): Promise<WorkflowJson> {
+/**
+ * Create one credential per (type, name) the workflow references and point the nodes at them; pass
+ * the same `made` map for several workflows to share them.
+ */
+export async function bindCredentials(
+	n8n: N8nInstance,
+	wf: WorkflowJson,
+	deckGen: { apiKey: string; baseUrl: string },
+	made = new Map<string, { id: string; name: string }>(),
+): Promise<WorkflowJson> {
 	const dummy: Record<string, Record<string, unknown>> = {
 		deckGenApi: deckGen,
 		slackApi: { accessToken: 'xoxb-not-a-real-token' },
 		smtp: { user: 'decks@example.com', password: 'not-a-real-password', host: 'smtp.example.com', port: 465, secure: true },
 	};
-	const made = new Map<string, { id: string; name: string }>();
 	const nodes = [];
 	for (const node of wf.nodes) {
 		const credentials: Record<string, { id: string; name: string }> = {};
@@ -119,7 +126,8 @@ export async function openCanvas(page: Page, n8n: N8nInstance, id: string): Prom
 	await page.locator('[data-test-id="zoom-to-fit"]').first().click({ timeout: 10_000 });
 	await page.waitForTimeout(600);
 	await clearBottom(page, view);
-	await page.mouse.move(view.width / 2, 120);
+	// park the pointer in an empty corner (over a note it would bring up the note's toolbar)
+	await page.mouse.move(70, 90);
 	// (runs in the page: the browser's document, not a Node global)
 	await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { blur?: () => void } | null } }).document.activeElement?.blur?.());
 	await dismissOverlays(page);
@@ -139,8 +147,9 @@ export async function closePanel(page: Page): Promise<void> {
 }
 
 /**
- * Zoom out (the canvas's own button) until no node, label included, sits under the floating
- * "Execute workflow" button, then pan (mouse wheel) to centre the drawing in the space above it.
+ * Zoom out (the canvas's own button) until no node (its label included) or note sits under the
+ * floating "Execute workflow" button or under the header bar, panning (mouse wheel)
+ * to centre the drawing in the space between them.
  */
 async function clearBottom(page: Page, view: View): Promise<void> {
 	// (a workflow without a trigger has no such button)
@@ -148,21 +157,25 @@ async function clearBottom(page: Page, view: View): Promise<void> {
 	const button = (await locator.count()) ? await locator.boundingBox({ timeout: 5_000 }) : null;
 	if (!button) return;
 	const LABEL = 56; // node name and subtitle under the node box
-	for (let i = 0; i < 4; i++) {
-		type Box = { top: number; bottom: number; left: number; right: number };
-		const boxes = (await page.locator('[data-test-id="canvas-node"]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) as Box[];
-		const top = Math.min(...boxes.map((b) => b.top));
-		const bottom = Math.max(...boxes.map((b) => b.bottom + LABEL));
-		// a label is wider than its node: count ~110 px either side of the node's centre
-		const under = boxes.some((b) => {
+	const HEADER = 80; // the header bar and the Editor/Executions tabs above the canvas
+	for (let i = 0; i < 6; i++) {
+		type Box = { top: number; bottom: number; left: number; right: number; note: boolean };
+		const boxes = (await page
+			.locator('[data-test-id="canvas-node"], [data-test-id="sticky"]')
+			.evaluateAll((els) => els.map((e) => ({ ...e.getBoundingClientRect().toJSON(), note: e.getAttribute('data-test-id') === 'sticky' })))) as Box[];
+		// a node's name and subtitle hang below it, wider than the node: ~110 px either side of its centre
+		const extent = (b: Box) => {
 			const centre = (b.left + b.right) / 2;
-			return b.bottom + LABEL > button.y - 8 && centre + 110 > button.x && centre - 110 < button.x + button.width;
-		});
-		if (!under) return;
-		const room = button.y - 16 - 70; // the header bar above the canvas
+			return b.note ? b : { top: b.top, bottom: b.bottom + LABEL, left: Math.min(b.left, centre - 110), right: Math.max(b.right, centre + 110) };
+		};
+		const top = Math.min(...boxes.map((b) => extent(b).top));
+		const bottom = Math.max(...boxes.map((b) => extent(b).bottom));
+		const under = boxes.map(extent).some((e) => e.bottom > button.y - 8 && e.right > button.x && e.left < button.x + button.width);
+		if (!under && top >= HEADER) return;
+		const room = button.y - 16 - HEADER;
 		if (bottom - top < room) {
-			// it fits above the button: move it up
-			const shift = bottom - (button.y - 16) + (room - (bottom - top)) / 2;
+			// it fits between the header and the button: centre it there
+			const shift = (top + bottom) / 2 - (HEADER + button.y - 16) / 2;
 			await page.mouse.move(view.width / 2, view.height / 2);
 			await page.mouse.wheel(0, shift);
 			await page.waitForTimeout(400);

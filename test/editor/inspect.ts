@@ -63,8 +63,10 @@ export async function readPanel(page: Page): Promise<PanelReading> {
 export interface CanvasNodeReading {
 	name: string;
 	type: string;
-	/** output labels drawn on the canvas, by output index */
+	/** main output labels drawn on the canvas, by output index */
 	outputs: string[];
+	/** other outputs (an AI tool's connection) as `<type>: <label>`, e.g. `ai_tool: ` */
+	otherOutputs: string[];
 	/** the canvas's issues marker (red triangle: parameter or credential issues) */
 	hasIssues: boolean;
 }
@@ -93,13 +95,18 @@ export async function readCanvas(page: Page): Promise<CanvasReading> {
 		const nodes = Array.from(doc.querySelectorAll('[data-test-id="canvas-node"]'))
 			.filter((n) => n.getAttribute('data-node-type') !== 'n8n-nodes-base.stickyNote')
 			.map((n) => {
-				const handles = Array.from(n.querySelectorAll('[data-test-id="canvas-node-output-handle"][data-connection-type="main"]'));
+				const handles = Array.from(n.querySelectorAll('[data-test-id="canvas-node-output-handle"]'));
 				const outputs: string[] = [];
-				for (const h of handles) outputs[Number(h.getAttribute('data-index'))] = text(h.querySelector('[class*="_outputLabel_"]'));
+				const otherOutputs: string[] = [];
+				for (const h of handles) {
+					if (h.getAttribute('data-connection-type') === 'main') outputs[Number(h.getAttribute('data-index'))] = text(h.querySelector('[class*="_outputLabel_"]'));
+					else otherOutputs.push(`${h.getAttribute('data-connection-type')}: ${text(h)}`);
+				}
 				return {
 					name: n.getAttribute('data-node-name') ?? '',
 					type: n.getAttribute('data-node-type') ?? '',
 					outputs: Array.from(outputs, (o) => o ?? ''),
+					otherOutputs,
 					hasIssues: n.querySelector('[data-test-id="node-issues"]') !== null,
 				};
 			});

@@ -8,7 +8,8 @@
  * - `fields`: the labels of the Parameters tab, top to bottom, as n8n draws them: not the credential
  *   row, not what sits inside a collection (Additional Fields, Options). A notice is `Notice: ` and
  *   the words its text starts with.
- * - `outputs`: the output labels on the canvas, in order (a tool has its tool connection only).
+ * - `outputs`: the output labels on the canvas, in order; a tool has its tool connection only,
+ *   `ai_tool: ` (unlabelled).
  * - `toFill`: required fields a new node leaves empty: the canvas marks that node until they are
  *   filled (n8n's red triangle); everywhere else a mark fails the test.
  * - `added`: how the test adds the node as a person does (node creator: the node, then the action;
@@ -38,6 +39,8 @@ const PAYMENT = ['Success', 'Checkout', 'Client Action'];
 const SUCCESS = ['Success'];
 const WAIT = ['Completed', 'Failed', 'Still Running'];
 const SPLIT = 'One Output per Payment Option';
+/** an AI tool's one connection, with no label */
+const TOOL = ['ai_tool: '];
 const CREATE_FIELDS = [
 	'Resource',
 	'Operation',
@@ -100,10 +103,10 @@ export const PANELS: Panel[] = [
 	{ node: 'deckGen', version: 1, parameters: { resource: 'material', operation: 'upload' }, fields: ['Resource', 'Operation', 'Input Binary Field', SPLIT, 'Options'], outputs: PAYMENT },
 	{ node: 'deckGenWait', version: 1, parameters: { mode: 'waitUntilDone' }, fields: ['Mode', 'Task ID Field', 'Options'], outputs: WAIT },
 	{ node: 'deckGenWait', version: 1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID Field', 'Options'], outputs: WAIT },
-	{ node: 'deckGenTool', version: 1, parameters: { resource: 'account', operation: 'getCredits' }, fields: ['Resource', 'Operation', 'Options', 'Description'], outputs: [] },
-	{ node: 'deckGenTool', version: 1, parameters: deck('create'), fields: [...CREATE_FIELDS, 'Options', 'Description'], outputs: [] },
-	{ node: 'deckGenTool', version: 1, parameters: deck('getStatus'), fields: ['Resource', 'Operation', 'Task ID', 'Options', 'Description'], outputs: [] },
-	{ node: 'deckGenWaitTool', version: 1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID', 'Description', 'Options'], outputs: [] },
+	{ node: 'deckGenTool', version: 1, parameters: { resource: 'account', operation: 'getCredits' }, fields: ['Resource', 'Operation', 'Options', 'Description'], outputs: TOOL },
+	{ node: 'deckGenTool', version: 1, parameters: deck('create'), fields: [...CREATE_FIELDS, 'Options', 'Description'], outputs: TOOL },
+	{ node: 'deckGenTool', version: 1, parameters: deck('getStatus'), fields: ['Resource', 'Operation', 'Task ID', 'Options', 'Description'], outputs: TOOL },
+	{ node: 'deckGenWaitTool', version: 1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID', 'Description', 'Options'], outputs: TOOL },
 ];
 
 export const NODE_NAMES: Record<PanelNode, string> = {

@@ -20,7 +20,7 @@ const cell = (s: string) => s.replace(/\|/g, '\\|');
 export function renderSection(): string {
 	const rows = PANELS.map((p) => {
 		const fields = p.fields.map((f) => (f.startsWith('Notice: ') ? `*(notice: ${f.slice('Notice: '.length).replace(/[.:]?$/, '')} …)*` : f)).join(', ');
-		const outputs = p.outputs.length ? p.outputs.join(', ') : '(its tool connection)';
+		const outputs = p.outputs.map((o) => (o.startsWith('ai_tool:') ? `(its tool connection${o.slice('ai_tool:'.length).trim() ? `, labelled ${o.slice('ai_tool:'.length).trim()}` : ''})` : o)).join(', ');
 		const how = p.added ? `added now${p.toFill ? `; to fill: ${p.toFill.join(', ')}` : ''}` : 'in the examples';
 		return `| ${cell(panelName(p))} | ${how} | ${cell(fields)} | ${cell(outputs)} |`;
 	});
