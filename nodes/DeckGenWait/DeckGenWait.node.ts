@@ -140,7 +140,6 @@ export class DeckGenWait implements INodeType {
 				displayOptions: { show: { '@tool': [true] } },
 				description: 'The deck to check: the model fills it (the $fromAI key is the tool argument’s name). As a tool the node always checks once, whatever the Mode.',
 			},
-			toolDescriptionProperty(WAIT_TOOL_DESCRIPTION),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -217,6 +216,8 @@ export class DeckGenWait implements INodeType {
 					},
 				],
 			},
+			// last, as on Deck Generator (shared/n8n/tool.ts appends it there)
+			toolDescriptionProperty(WAIT_TOOL_DESCRIPTION),
 		],
 	};
 
