@@ -48,9 +48,10 @@ const CONSOLE_FILTERS: Array<{ why: string; matches(text: string, url: string, b
 	},
 ];
 
-if (flavors.length === 0) test.skip('the editor test runs on n8n 2.x only (DECKGEN_E2E_FLAVORS has no v2)', () => undefined);
+// 2.x only: with DECKGEN_E2E_FLAVORS=v1 the suite is reported as skipped (jest refuses an empty .each)
+const describeFlavors = flavors.length ? describe.each(flavors) : describe.skip.each(['v2' as Flavor]);
 
-describe.each(flavors)('the editor in real n8n %s', (flavor) => {
+describeFlavors('the editor in real n8n %s', (flavor) => {
 	let sim: Simulator;
 	let n8n: N8nInstance;
 	let editor: Editor;
