@@ -72,8 +72,14 @@ export class DeckGenWait implements INodeType {
 		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main, NodeConnectionTypes.Main],
-		outputNames: ['Completed', 'Failed', 'Still Running'],
+		// Named on each output, not in `outputNames`: n8n's AI-tool variant replaces `outputs` with its
+		// one tool connection but keeps `outputNames`, so the editor labelled that connection
+		// "Completed" (seen by the editor's end-to-end test, test/e2e/editor.e2e.ts).
+		outputs: [
+			{ type: NodeConnectionTypes.Main, displayName: 'Completed' },
+			{ type: NodeConnectionTypes.Main, displayName: 'Failed' },
+			{ type: NodeConnectionTypes.Main, displayName: 'Still Running' },
+		],
 		credentials: [
 			{
 				name: 'deckGenApi',
@@ -134,7 +140,6 @@ export class DeckGenWait implements INodeType {
 				displayOptions: { show: { '@tool': [true] } },
 				description: 'The deck to check: the model fills it (the $fromAI key is the tool argument’s name). As a tool the node always checks once, whatever the Mode.',
 			},
-			toolDescriptionProperty(WAIT_TOOL_DESCRIPTION),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -211,6 +216,8 @@ export class DeckGenWait implements INodeType {
 					},
 				],
 			},
+			// last, as on Deck Generator (shared/n8n/tool.ts appends it there)
+			toolDescriptionProperty(WAIT_TOOL_DESCRIPTION),
 		],
 	};
 

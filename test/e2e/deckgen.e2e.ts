@@ -182,8 +182,10 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 			expect(byName.get(WAIT)!.displayName).toBe('Deck Generator Wait');
 			// the main node's outputs are an expression on $parameter; the wait node's a fixed list
 			expect(String(byName.get(DECK)!.outputs)).toMatch(/^=\{\{.*\$parameter\.splitOutputsByCta/);
-			expect(byName.get(WAIT)!.outputs).toEqual(['main', 'main', 'main']);
-			expect(byName.get(WAIT)!.outputNames).toEqual(['Completed', 'Failed', 'Still Running']);
+			expect(byName.get(WAIT)!.outputs).toEqual(['Completed', 'Failed', 'Still Running'].map((displayName) => ({ type: 'main', displayName })));
+			// no outputNames: the tool variant would keep them and label its tool connection "Completed"
+			expect(byName.get(WAIT)!.outputNames).toBeUndefined();
+			expect(byName.get(`${WAIT}Tool`)!.outputNames).toBeUndefined();
 			expect(byName.get(`${DECK}Tool`)!.outputs).toEqual(['ai_tool']);
 			expect(byName.get(`${WAIT}Tool`)!.outputs).toEqual(['ai_tool']);
 

@@ -32,8 +32,9 @@ describe('Deck Generator Wait: description', () => {
 
 	test('three named outputs, usable as a tool, the deckGenApi credential', () => {
 		expect(description.name).toBe('deckGenWait');
-		expect(description.outputNames).toEqual(['Completed', 'Failed', 'Still Running']);
-		expect(description.outputs).toHaveLength(3);
+		// named on each output: the AI-tool variant keeps outputNames and would label its tool connection
+		expect(description.outputNames).toBeUndefined();
+		expect(description.outputs).toEqual(['Completed', 'Failed', 'Still Running'].map((displayName) => ({ type: 'main', displayName })));
 		expect(description.usableAsTool).toBe(true);
 		expect(description.credentials).toEqual([{ name: 'deckGenApi', required: true, testedBy: 'deckGenApiTest' }]);
 	});

@@ -129,13 +129,21 @@ const splitOutputsSwitch: INodeProperties = {
 		'Whether to give each way out of a refused payment (top up, unlock, surcharge, …) its own output instead of grouping them into Checkout and Client Action',
 };
 
-/** Version 1 has the payment outputs on every operation (outputs.ts), so the switch too. */
+/**
+ * Version 1 has the payment outputs on every operation (outputs.ts), so the switch too. Not on the
+ * AI-tool variant: there every item goes to output 0, so the switch would change nothing (the
+ * editor's end-to-end test showed it there; test/e2e/editor.e2e.ts).
+ */
 const splitOutputsProperties: INodeProperties[] = [
-	{ ...splitOutputsSwitch, displayOptions: { show: { '@version': [{ _cnd: { lt: OUTPUTS_PER_OPERATION_VERSION } }] } } },
+	{
+		...splitOutputsSwitch,
+		displayOptions: { show: { '@version': [{ _cnd: { lt: OUTPUTS_PER_OPERATION_VERSION } }] }, hide: { '@tool': [true] } },
+	},
 	{
 		...splitOutputsSwitch,
 		displayOptions: {
 			show: { '@version': [{ _cnd: { gte: OUTPUTS_PER_OPERATION_VERSION } }], operation: [...PAYMENT_OPERATIONS] },
+			hide: { '@tool': [true] },
 		},
 	},
 ];

@@ -1,0 +1,158 @@
+/**
+ * What each panel of the Deck Generator nodes shows in n8n's editor: ONE table, read by the README's
+ * section "What each panel shows" (rendered by ./readme.ts, checked by test/unit/panels-readme.test.ts)
+ * and by the editor's end-to-end test (test/e2e/editor.e2e.ts), which opens every panel below in a
+ * real n8n 2.x and fails where the editor shows something else. Change a node's fields, then this
+ * table, then `npx ts-node --transpile-only test/editor/readme.ts --write`.
+ *
+ * - `fields`: the labels of the Parameters tab, top to bottom, as n8n draws them: not the credential
+ *   row, not what sits inside a collection (Additional Fields, Options). A notice is `Notice: ` and
+ *   the words its text starts with.
+ * - `outputs`: the output labels on the canvas, in order; a tool has its tool connection only,
+ *   `ai_tool: ` (unlabelled).
+ * - `toFill`: required fields a new node leaves empty: the canvas marks that node until they are
+ *   filled (n8n's red triangle); everywhere else a mark fails the test.
+ * - `added`: how the test adds the node as a person does (node creator: the node, then the action;
+ *   then the options picked in the panel); without it the panel is one of an example's nodes.
+ */
+
+export type PanelNode = 'deckGen' | 'deckGenWait' | 'deckGenTool' | 'deckGenWaitTool';
+
+export interface Panel {
+	node: PanelNode;
+	version: number;
+	/** the parameters that select this panel (resource/operation, mode, briefFrom); any other at its default */
+	parameters: Record<string, string>;
+	added?: { node: string; action?: string; pick?: Record<string, string> };
+	fields: string[];
+	outputs: string[];
+	toFill?: string[];
+}
+
+/** Defaults of the selecting parameters, for a node that leaves one unset. */
+export const SELECTING_DEFAULTS: Record<string, string> = { mode: 'waitUntilDone', briefFrom: 'fields' };
+
+const NOTICE_BUYS = 'Notice: Running this node buys a deck.';
+const NOTICE_REQUIRED = 'Notice: Which fields the service requires is up to the service';
+
+const PAYMENT = ['Success', 'Checkout', 'Client Action'];
+const SUCCESS = ['Success'];
+const WAIT = ['Completed', 'Failed', 'Still Running'];
+const SPLIT = 'One Output per Payment Option';
+/** an AI tool's one connection, with no label */
+const TOOL = ['ai_tool: '];
+const CREATE_FIELDS = [
+	'Resource',
+	'Operation',
+	NOTICE_BUYS,
+	NOTICE_REQUIRED,
+	'Brief From',
+	'Title',
+	'Core Message',
+	'Audience',
+	'Slide Count',
+	'Expected Credits',
+	'Max Credits',
+	'Confirm Slide Surcharge',
+	'Additional Fields',
+];
+const CREATE_FROM_ITEM = ['Resource', 'Operation', NOTICE_BUYS, NOTICE_REQUIRED, 'Brief From', 'Input Field With Brief', 'Expected Credits', 'Max Credits', 'Confirm Slide Surcharge'];
+
+const deck = (operation: string) => ({ resource: 'deck', operation });
+
+export const PANELS: Panel[] = [
+	// A node added now (version 1.1), every operation
+	{ node: 'deckGen', version: 1.1, parameters: { resource: 'account', operation: 'getCredits' }, added: { node: 'Deck Generator', action: 'Get credits' }, fields: ['Resource', 'Operation', 'Options'], outputs: SUCCESS },
+	{ node: 'deckGen', version: 1.1, parameters: deck('create'), added: { node: 'Deck Generator', action: 'Create a deck' }, fields: [...CREATE_FIELDS, SPLIT, 'Options'], outputs: PAYMENT },
+	{ node: 'deckGen', version: 1.1, parameters: deck('download'), added: { node: 'Deck Generator', action: 'Download a deck' }, fields: ['Resource', 'Operation', 'Download From', 'Task ID', 'Options'], outputs: SUCCESS },
+	{ node: 'deckGen', version: 1.1, parameters: deck('getStatus'), added: { node: 'Deck Generator', action: 'Get the status of a deck' }, fields: ['Resource', 'Operation', 'Task ID', 'Options'], outputs: SUCCESS },
+	{
+		node: 'deckGen',
+		version: 1.1,
+		parameters: deck('revise'),
+		added: { node: 'Deck Generator', action: 'Revise a deck' },
+		fields: ['Resource', 'Operation', 'Task ID', 'Instructions', 'Expected Credits', 'Max Credits', SPLIT, 'Options'],
+		outputs: PAYMENT,
+		toFill: ['Instructions'],
+	},
+	{
+		node: 'deckGen',
+		version: 1.1,
+		parameters: deck('translate'),
+		added: { node: 'Deck Generator', action: 'Translate a deck' },
+		fields: ['Resource', 'Operation', 'Task ID', 'Languages', 'Expected Credits', 'Max Credits', SPLIT, 'Options'],
+		outputs: PAYMENT,
+		toFill: ['Languages'],
+	},
+	{
+		node: 'deckGen',
+		version: 1.1,
+		parameters: deck('generateVideo'),
+		added: { node: 'Deck Generator', action: 'Generate a video of a deck' },
+		fields: ['Resource', 'Operation', 'Task ID', 'Expected Credits', 'Max Credits', SPLIT, 'Options'],
+		outputs: PAYMENT,
+	},
+	{ node: 'deckGen', version: 1.1, parameters: { resource: 'material', operation: 'upload' }, added: { node: 'Deck Generator', action: 'Upload a material' }, fields: ['Resource', 'Operation', 'Input Binary Field', 'Options'], outputs: SUCCESS },
+	{ node: 'deckGen', version: 1.1, parameters: { resource: 'custom', operation: 'request' }, added: { node: 'Deck Generator', action: 'Send a custom request' }, fields: ['Resource', 'Operation', 'Method', 'Path', SPLIT, 'Options'], outputs: PAYMENT },
+	{ node: 'deckGenWait', version: 1.1, parameters: { mode: 'waitUntilDone' }, added: { node: 'Deck Generator Wait' }, fields: ['Mode', 'Task ID', 'Options'], outputs: WAIT },
+	{ node: 'deckGenWait', version: 1.1, parameters: { mode: 'checkOnce' }, added: { node: 'Deck Generator Wait', pick: { mode: 'Check Once' } }, fields: ['Mode', 'Task ID', 'Options'], outputs: WAIT },
+
+	// The examples' nodes (test/workflows/examples: version 1, as saved by 0.1 and 0.2)
+	{ node: 'deckGen', version: 1, parameters: deck('create'), fields: [...CREATE_FIELDS, SPLIT, 'Options'], outputs: PAYMENT },
+	{ node: 'deckGen', version: 1, parameters: { ...deck('create'), briefFrom: 'input' }, fields: [...CREATE_FROM_ITEM, SPLIT, 'Options'], outputs: PAYMENT },
+	{ node: 'deckGen', version: 1, parameters: { resource: 'material', operation: 'upload' }, fields: ['Resource', 'Operation', 'Input Binary Field', SPLIT, 'Options'], outputs: PAYMENT },
+	{ node: 'deckGenWait', version: 1, parameters: { mode: 'waitUntilDone' }, fields: ['Mode', 'Task ID Field', 'Options'], outputs: WAIT },
+	{ node: 'deckGenWait', version: 1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID Field', 'Options'], outputs: WAIT },
+	{ node: 'deckGenTool', version: 1, parameters: { resource: 'account', operation: 'getCredits' }, fields: ['Resource', 'Operation', 'Options', 'Description'], outputs: TOOL },
+	{ node: 'deckGenTool', version: 1, parameters: deck('create'), fields: [...CREATE_FIELDS, 'Options', 'Description'], outputs: TOOL },
+	{ node: 'deckGenTool', version: 1, parameters: deck('getStatus'), fields: ['Resource', 'Operation', 'Task ID', 'Options', 'Description'], outputs: TOOL },
+	{ node: 'deckGenWaitTool', version: 1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID', 'Options', 'Description'], outputs: TOOL },
+];
+
+export const NODE_NAMES: Record<PanelNode, string> = {
+	deckGen: 'Deck Generator',
+	deckGenWait: 'Deck Generator Wait',
+	deckGenTool: 'Deck Generator Tool',
+	deckGenWaitTool: 'Deck Generator Wait Tool',
+};
+
+const RESOURCE_NAMES: Record<string, string> = { account: 'Account', deck: 'Deck', material: 'Material', custom: 'Custom Request' };
+const OPERATION_NAMES: Record<string, string> = {
+	getCredits: 'Get Credits',
+	create: 'Create',
+	download: 'Download',
+	getStatus: 'Get Status',
+	revise: 'Revise',
+	translate: 'Translate',
+	generateVideo: 'Generate Video',
+	upload: 'Upload',
+	request: 'Request',
+};
+
+/** The panel's name for people: node, then operation or mode, then what else selects it. */
+export function panelName(p: Panel): string {
+	const parts = [NODE_NAMES[p.node]];
+	const { resource, operation, mode, briefFrom } = p.parameters;
+	if (resource) parts.push(`${RESOURCE_NAMES[resource] ?? resource} → ${OPERATION_NAMES[operation] ?? operation}`);
+	if (mode) parts.push(mode === 'checkOnce' ? 'Check Once' : 'Wait Until Done');
+	if (briefFrom === 'input') parts.push('Brief From: Input Item');
+	return `${parts.join(': ')} (v${p.version})`;
+}
+
+/** The table's panel for a node of a workflow (its type without the package prefix), or undefined. */
+export function panelFor(node: { type: string; typeVersion: number; parameters?: Record<string, unknown> }): Panel | undefined {
+	const type = node.type.replace(/^.*\./, '') as PanelNode;
+	return PANELS.find(
+		(p) =>
+			p.node === type &&
+			p.version === node.typeVersion &&
+			Object.entries(p.parameters).every(([k, v]) => (node.parameters?.[k] ?? SELECTING_DEFAULTS[k]) === v) &&
+			// a parameter that selects another panel (briefFrom: input) must not be set otherwise here
+			Object.keys(SELECTING_DEFAULTS).every((k) => k in p.parameters || (node.parameters?.[k] ?? SELECTING_DEFAULTS[k]) === SELECTING_DEFAULTS[k]),
+	);
+}
+
+/** Whether what the editor shows (`seen`) is what the table says: notices by their first words. */
+export function sameFields(table: string[], seen: string[]): boolean {
+	return table.length === seen.length && table.every((f, i) => (f.startsWith('Notice: ') ? seen[i].startsWith(f) : seen[i] === f));
+}
