@@ -12,7 +12,8 @@ import {
 import { CancelledError } from '../shared/client';
 import { CREDENTIAL_TEST_METHOD, deckGenApiTest } from '../shared/n8n/credentialTest';
 import { failureDescription, failureMessage } from '../shared/n8n/errors';
-import { errorJson, isToolCall } from '../shared/n8n/runner';
+import { errorJson } from '../shared/n8n/item';
+import { isToolCall } from '../shared/n8n/runner';
 import { toolDescriptionProperty, WAIT_TOOL_DESCRIPTION, waitToolAnswer } from '../shared/n8n/tool';
 import { isLoopback, serviceFor } from '../shared/n8n/service';
 import {
