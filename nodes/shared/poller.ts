@@ -28,7 +28,7 @@
  *   until the pass has found a running deck (the batch may be done) it waits for it rather than
  *   leave the end unnoticed for another interval.
  * Cost: N + ceil(T / interval) + the probes and round overshoot, which the credit keeps near
- * PROBE_CREDIT × N; measured in `npm run bench` (README, "What waiting costs").
+ * PROBE_CREDIT × N; measured in `npm run bench` (CONTRIBUTING.md, "What waiting costs: the benchmark").
  *
  * Rules that hold whatever the schedule:
  * - no deck is read twice within one interval (from the answer of one read to the next send);
