@@ -95,7 +95,7 @@ export class DeckGenApi implements ICredentialType {
 
 	// A function rather than the generic `=Bearer {{$credentials.apiKey}}`: n8n runs this for every
 	// request, and evaluating that expression cost about 1.4 ms of CPU a request, 40 % of a status
-	// read through n8n's request helper (`npm run bench`, README "What waiting costs").
+	// read through n8n's request helper (`npm run bench`, CONTRIBUTING.md "What waiting costs: the benchmark").
 	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 		return {
 			...requestOptions,

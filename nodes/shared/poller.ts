@@ -28,7 +28,7 @@
  *   until the pass has found a running deck (the batch may be done) it waits for it rather than
  *   leave the end unnoticed for another interval.
  * Cost: N + ceil(T / interval) + the probes and round overshoot, which the credit keeps near
- * PROBE_CREDIT × N; measured in `npm run bench` (README, "What waiting costs").
+ * PROBE_CREDIT × N; measured in `npm run bench` (CONTRIBUTING.md, "What waiting costs: the benchmark").
  *
  * Rules that hold whatever the schedule:
  * - no deck is read twice within one interval (from the answer of one read to the next send);
@@ -135,14 +135,6 @@ export interface PollerOptions {
 	maxInFlight?: number;
 }
 
-/** What a queue's passes carry from one to the next. */
-interface Credit {
-	/** Reads earned (PROBE_CREDIT per deck found finished) for reading past a running deck. */
-	value: number;
-	/** Share of recent reads that found a deck finished (moving average). */
-	hitRate: number;
-}
-
 interface Deck {
 	spec: Required<Omit<DeckSpec, 'words'>> & { words: StatusWords };
 	report: DeckReport;
@@ -187,18 +179,83 @@ class DeckQueue {
 }
 
 /**
+ * The poller's state, what every step below reads: the injected clock and reads, the limits, and the
+ * one fact that ends every queue's wait at once.
+ */
+interface Poller {
+	fetchStatus: PollerOptions['fetchStatus'];
+	sleep: Sleep;
+	now: () => number;
+	signal?: AbortSignal;
+	gate?: CredentialGate;
+	statusUrl?: PollerOptions['statusUrl'];
+	maxInFlight: number;
+	start: number;
+	/** A 401 or 403: the answer every deck would get, so every deck still waiting fails with it. */
+	credentialFailure?: ServiceFailure;
+}
+
+/** Decks on one schedule, and what their passes carry from one to the next. */
+interface Queue {
+	intervalMs: number;
+	deadline: number;
+	once: boolean;
+	decks: DeckQueue;
+	/** Reads earned (PROBE_CREDIT per deck found finished) for reading past a running deck. */
+	credit: number;
+	/** Share of recent reads that found a deck finished (moving average). */
+	hitRate: number;
+}
+
+/** What one pass over a queue has seen so far. */
+interface Pass {
+	/** Read every deck not read within the interval, as wide as allowed, with no credit rule. */
+	final: boolean;
+	/** Max Wait, for the reads (Check Once has none). */
+	deadline?: number;
+	/** Decks found still running in this pass. */
+	running: number;
+	rounds: number;
+	/** Running decks this pass may read beyond its first. */
+	cap: number;
+	readAgain: Deck[];
+	failure?: { error: unknown };
+}
+
+/** What a pass does next. */
+type Step = { stop: true; wait?: undefined; width?: undefined } | { wait: number; stop?: undefined; width?: undefined } | { width: number; stop?: undefined; wait?: undefined };
+
+const STOP: Step = { stop: true };
+
+/**
  * Waits for every deck and returns one report per spec, in the order given. Specs that are
  * identical (same task id and settings) share one deck and one report: it is read once.
  */
 export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Promise<DeckReport[]> {
 	const now = options.now ?? Date.now;
-	const { sleep, signal, gate } = options;
-	const maxInFlight = Math.max(1, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
-	const start = now();
+	const poller: Poller = {
+		fetchStatus: options.fetchStatus,
+		sleep: options.sleep,
+		now,
+		signal: options.signal,
+		gate: options.gate,
+		statusUrl: options.statusUrl,
+		maxInFlight: Math.max(1, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT),
+		start: now(),
+	};
+	const { decks, queues } = plan(specs, poller.start);
+	await Promise.all(queues.map(async (queue) => await runQueue(poller, queue)));
+	throwIfCancelled(poller.signal);
+	return decks.map((deck) => deck.report);
+}
 
+/**
+ * One deck per distinct spec (identical specs share it), and one queue per schedule (interval, Max
+ * Wait, mode): usually every deck is in one queue, in input order.
+ */
+function plan(specs: DeckSpec[], start: number): { decks: Deck[]; queues: Queue[] } {
 	const byKey = new Map<string, Deck>();
-	// Decks on the same schedule (interval, Max Wait, mode) share one queue: usually all of them.
-	const queues = new Map<string, { intervalMs: number; deadline: number; once: boolean; queue: DeckQueue }>();
+	const queues = new Map<string, Queue>();
 	// Word lists are usually one object shared by every deck: number them instead of keying on them.
 	const wordIds = new Map<string, number>();
 	const wordsIdOf = (words: StatusWords) => {
@@ -227,166 +284,197 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 			done: false,
 		};
 		byKey.set(key, deck);
-		let group = queues.get(schedule);
-		if (!group) {
-			group = { intervalMs: spec.intervalMs, deadline: start + spec.maxWaitMs, once: spec.once, queue: new DeckQueue() };
-			queues.set(schedule, group);
+		let queue = queues.get(schedule);
+		if (!queue) {
+			queue = { intervalMs: spec.intervalMs, deadline: start + spec.maxWaitMs, once: spec.once, decks: new DeckQueue(), credit: 0, hitRate: 0 };
+			queues.set(schedule, queue);
 		}
-		group.queue.put(deck);
+		queue.decks.put(deck);
 		return deck;
 	});
+	return { decks, queues: [...queues.values()] };
+}
 
-	let credentialFailure: ServiceFailure | undefined;
-
-	const finish = (deck: Deck, outcome: WaitOutcome, failure?: ServiceFailure) => {
-		deck.done = true;
-		deck.report.outcome = outcome;
-		deck.report.elapsedMs = now() - start;
-		if (failure) deck.report.failure = failure;
-	};
-
-	/** Records one read; true when the deck is finished (completed or failed) and leaves. */
-	const settle = (deck: Deck, result: CallResult): boolean => {
-		const report = deck.report;
-		if (result.attempts === 0) return false; // not sent: the deadline came first
-		report.polls++;
-		report.requests += result.attempts;
-		const { outcome } = result;
-		if (outcome.route === 'success') {
-			report.body = outcome.body;
-			report.judgement = judgeStatus(outcome.body, deck.spec.words, options.statusUrl?.(deck.spec.taskId));
-			report.status = report.judgement.word;
-			report.state = report.judgement.state;
-			report.requestId = outcome.requestId;
-			delete report.failure;
-			if (report.state === 'succeeded') finish(deck, 'completed');
-			else if (report.state === 'failed') finish(deck, 'failed');
-			return deck.done;
+/**
+ * Runs one queue until it is empty or its deadline passed: Check Once is one final pass; Wait
+ * Until Done a pass each interval, then at Max Wait one final pass. Whatever is left is reported.
+ */
+async function runQueue(poller: Poller, queue: Queue): Promise<void> {
+	if (queue.once) {
+		await pass(poller, queue, true);
+	} else {
+		await passEachInterval(poller, queue);
+		if (queue.decks.size > 0 && !poller.credentialFailure) {
+			throwIfCancelled(poller.signal);
+			await pass(poller, queue, true);
 		}
-		const failure = outcome.failure;
-		report.failure = failure;
-		if (failure.requestId) report.requestId = failure.requestId;
-		if (failure.retryable) return false;
-		if (CREDENTIAL_STATUSES.has(failure.status)) credentialFailure ??= failure;
-		finish(deck, 'failed', failure);
-		return true;
-	};
+	}
+	throwIfCancelled(poller.signal);
+	for (let deck = queue.decks.take(); deck; deck = queue.decks.take()) {
+		if (poller.credentialFailure) finish(poller, deck, 'failed', poller.credentialFailure);
+		else finish(poller, deck, 'still_running', deck.report.failure);
+	}
+}
 
-	/**
-	 * One pass over a queue. `final`: read every deck not read within the interval, as wide as
-	 * allowed, with no credit rule (Check Once, and the last pass at Max Wait).
-	 */
-	const pass = async (
-		group: { intervalMs: number; deadline: number; once: boolean; queue: DeckQueue },
-		credit: Credit,
-		final: boolean,
-	): Promise<void> => {
-		const { queue, intervalMs } = group;
-		const deadline = group.once ? undefined : group.deadline;
-		const readAgain: Deck[] = [];
-		let finished = 0;
-		let running = 0;
-		let failure: { error: unknown } | undefined;
-		let rounds = 0;
-		const cap = extraRunningPerPass(queue.size);
-
-		const read = (deck: Deck): Promise<void> => {
-			// Counted from the answer, not the send: the server sees a request arrive no earlier than
-			// it was sent, so the next read of this deck reaches it a whole interval later at least.
-			deck.lastReadAt = Number.POSITIVE_INFINITY;
-			return options.fetchStatus(deck.spec.taskId, deadline).then(
-				(result) => {
-					deck.lastReadAt = now();
-					const finishedNow = settle(deck, result);
-					if (result.attempts > 0) credit.hitRate += HIT_RATE_WEIGHT * ((finishedNow ? 1 : 0) - credit.hitRate);
-					if (finishedNow) {
-						finished++;
-						credit.value += PROBE_CREDIT;
-						return;
-					}
-					// A running read beyond the pass's first is a probe: it spends credit.
-					if (running++ > 0 && !final) credit.value -= 1;
-					readAgain.push(deck);
-				},
-				(error: unknown) => {
-					deck.lastReadAt = now();
-					// A cancelled read ends the wait through the signal; anything else is a bug to surface.
-					if (!(error instanceof CancelledError)) failure ??= { error };
-					readAgain.push(deck);
-				},
-			);
-		};
-
-		for (;;) {
-			if (failure || credentialFailure || signal?.aborted) break;
-			const next = queue.peek();
-			if (!next) break;
-			const dueIn = dueAt(next, intervalMs) - now();
-			if (dueIn > 0) {
-				// Read late in the last pass (its answer came after that pass began). While nothing
-				// running has been found the batch may be done, so the pass waits the few ms for it
-				// instead of leaving the end unnoticed for another interval.
-				if (final || running > 0 || (deadline !== undefined && now() + dueIn > deadline)) break;
-				await sleep(dueIn, signal);
-				continue;
-			}
-			if (!final && running > 0 && (credit.value < 1 || running > cap)) break;
-			const pause = gate?.remainingPause() ?? 0;
-			if (pause > 0) {
-				if (deadline !== undefined && now() + pause > deadline) break;
-				await sleep(pause, signal);
-				continue;
-			}
-			// While a pass finds only finished decks each round is twice as wide as the last: a long
-			// run of them (late in a batch) is read in a few rounds.
-			const width = final ? maxInFlight : Math.min(maxInFlight, roundWidth(credit.hitRate) * (running === 0 ? 2 ** rounds : 1));
-			rounds++;
-			const allowed = Math.max(1, Math.min(width, gate?.lastRemaining() ?? width));
-			const round: Array<Promise<void>> = [];
-			for (let deck = queue.peek(); deck && round.length < allowed && dueAt(deck, intervalMs) <= now(); deck = queue.peek()) {
-				round.push(read(queue.take()!));
-			}
-			await Promise.all(round);
-		}
-		for (const deck of readAgain) queue.put(deck);
-		if (failure) throw failure.error;
-	};
-
-	/** Runs one queue until it is empty or its deadline passed. */
-	const runQueue = async (group: { intervalMs: number; deadline: number; once: boolean; queue: DeckQueue }) => {
-		const { queue, intervalMs, deadline } = group;
-		const credit: Credit = { value: 0, hitRate: 0 };
-		if (group.once) {
-			await pass(group, credit, true);
-		} else {
-			for (let passStart = now(); queue.size > 0 && !credentialFailure; ) {
-				throwIfCancelled(signal);
-				// The front deck is the least recently read: the pass starts once it is due.
-				const due = Math.max(passStart, dueAt(queue.peek()!, intervalMs));
-				if (due > deadline) break;
-				if (due > now()) await sleep(due - now(), signal);
-				passStart = now();
-				await pass(group, credit, false);
-				passStart += intervalMs;
-				if (passStart > deadline && queue.size > 0) {
-					// Max Wait: one last look at what is left, then report it.
-					if (deadline > now()) await sleep(deadline - now(), signal);
-					break;
-				}
-			}
-			if (queue.size > 0 && !credentialFailure) {
-				throwIfCancelled(signal);
-				await pass(group, credit, true);
-			}
-		}
+/** A pass once the front deck (the least recently read) is due, at most one per interval, until Max Wait. */
+async function passEachInterval(poller: Poller, queue: Queue): Promise<void> {
+	const { now, sleep, signal } = poller;
+	const { decks, intervalMs, deadline } = queue;
+	for (let passStart = now(); decks.size > 0 && !poller.credentialFailure; ) {
 		throwIfCancelled(signal);
-		for (let deck = queue.take(); deck; deck = queue.take()) {
-			if (credentialFailure) finish(deck, 'failed', credentialFailure);
-			else finish(deck, 'still_running', deck.report.failure);
+		const due = Math.max(passStart, dueAt(decks.peek()!, intervalMs));
+		if (due > deadline) break;
+		if (due > now()) await sleep(due - now(), signal);
+		passStart = now();
+		await pass(poller, queue, false);
+		passStart += intervalMs;
+		if (passStart > deadline && decks.size > 0) {
+			// Max Wait: one last look at what is left, then report it.
+			if (deadline > now()) await sleep(deadline - now(), signal);
+			break;
 		}
-	};
+	}
+}
 
-	await Promise.all([...queues.values()].map(runQueue));
-	throwIfCancelled(signal);
-	return decks.map((deck) => deck.report);
+/**
+ * One pass over a queue: rounds of reads from its front until the next step says stop. `final`:
+ * read every deck not read within the interval, as wide as allowed, with no credit rule (Check
+ * Once, and the last pass at Max Wait).
+ */
+async function pass(poller: Poller, queue: Queue, final: boolean): Promise<void> {
+	const state: Pass = {
+		final,
+		deadline: queue.once ? undefined : queue.deadline,
+		running: 0,
+		rounds: 0,
+		cap: extraRunningPerPass(queue.decks.size),
+		readAgain: [],
+	};
+	for (;;) {
+		const step = nextStep(poller, queue, state);
+		if (step.stop) break;
+		if (step.wait !== undefined) {
+			await poller.sleep(step.wait, poller.signal);
+			continue;
+		}
+		const round: Array<Promise<void>> = [];
+		for (let deck = queue.decks.peek(); deck && round.length < step.width && dueAt(deck, queue.intervalMs) <= poller.now(); deck = queue.decks.peek()) {
+			round.push(read(poller, queue, state, queue.decks.take()!));
+		}
+		await Promise.all(round);
+	}
+	for (const deck of state.readAgain) queue.decks.put(deck);
+	if (state.failure) throw state.failure.error;
+}
+
+/** What the pass does next: which deck is due, whether the credit allows reading on, the pace, then a round's width. */
+function nextStep(poller: Poller, queue: Queue, state: Pass): Step {
+	if (state.failure || poller.credentialFailure || poller.signal?.aborted) return STOP;
+	return due(poller, queue, state) ?? spent(queue, state) ?? pace(poller, state) ?? { width: roundSize(poller, queue, state) };
+}
+
+/** Which deck is due: the front one, now; or it was read late in the last pass and the pass waits for it, or stops. */
+function due(poller: Poller, queue: Queue, state: Pass): Step | undefined {
+	const next = queue.decks.peek();
+	if (!next) return STOP;
+	const dueIn = dueAt(next, queue.intervalMs) - poller.now();
+	if (dueIn <= 0) return undefined;
+	// Read late in the last pass (its answer came after that pass began). While nothing running has
+	// been found the batch may be done, so the pass waits the few ms for it instead of leaving the
+	// end unnoticed for another interval.
+	if (state.final || state.running > 0 || pastDeadline(poller, state, dueIn)) return STOP;
+	return { wait: dueIn };
+}
+
+/** Past the pass's first running deck, reading on is paid from the credit, a few decks a pass at most. */
+function spent(queue: Queue, state: Pass): Step | undefined {
+	return !state.final && state.running > 0 && (queue.credit < 1 || state.running > state.cap) ? STOP : undefined;
+}
+
+/** The pace: nothing is read while the credential is paused (a 429), and no wait goes past Max Wait. */
+function pace(poller: Poller, state: Pass): Step | undefined {
+	const pause = poller.gate?.remainingPause() ?? 0;
+	if (pause <= 0) return undefined;
+	return pastDeadline(poller, state, pause) ? STOP : { wait: pause };
+}
+
+/**
+ * How many reads go out at once: as many as the hit rate says will find one running deck; while a
+ * pass finds only finished decks each round is twice as wide as the last (a long run of them, late
+ * in a batch, is read in a few rounds); never wider than Max In Flight nor the bucket's last remaining.
+ */
+function roundSize(poller: Poller, queue: Queue, state: Pass): number {
+	const width = state.final
+		? poller.maxInFlight
+		: Math.min(poller.maxInFlight, roundWidth(queue.hitRate) * (state.running === 0 ? 2 ** state.rounds : 1));
+	state.rounds++;
+	return Math.max(1, Math.min(width, poller.gate?.lastRemaining() ?? width));
+}
+
+function pastDeadline(poller: Poller, state: Pass, waitMs: number): boolean {
+	return state.deadline !== undefined && poller.now() + waitMs > state.deadline;
+}
+
+/**
+ * One status read: settle the deck with its answer, then count what it found (the hit rate, the
+ * credit, a running deck to read again next pass).
+ */
+async function read(poller: Poller, queue: Queue, state: Pass, deck: Deck): Promise<void> {
+	// Counted from the answer, not the send: the server sees a request arrive no earlier than it was
+	// sent, so the next read of this deck reaches it a whole interval later at least.
+	deck.lastReadAt = Number.POSITIVE_INFINITY;
+	let result: CallResult;
+	try {
+		result = await poller.fetchStatus(deck.spec.taskId, state.deadline);
+	} catch (error) {
+		deck.lastReadAt = poller.now();
+		// A cancelled read ends the wait through the signal; anything else is a bug to surface.
+		if (!(error instanceof CancelledError)) state.failure ??= { error };
+		state.readAgain.push(deck);
+		return;
+	}
+	deck.lastReadAt = poller.now();
+	const finishedNow = settle(poller, deck, result);
+	if (result.attempts > 0) queue.hitRate += HIT_RATE_WEIGHT * ((finishedNow ? 1 : 0) - queue.hitRate);
+	if (finishedNow) {
+		queue.credit += PROBE_CREDIT;
+		return;
+	}
+	// A running read beyond the pass's first is a probe: it spends credit.
+	if (state.running++ > 0 && !state.final) queue.credit -= 1;
+	state.readAgain.push(deck);
+}
+
+/** Records one read, judging the deck by its status; true when the deck is finished (completed or failed) and leaves. */
+function settle(poller: Poller, deck: Deck, result: CallResult): boolean {
+	const report = deck.report;
+	if (result.attempts === 0) return false; // not sent: the deadline came first
+	report.polls++;
+	report.requests += result.attempts;
+	const { outcome } = result;
+	if (outcome.route === 'success') {
+		report.body = outcome.body;
+		report.judgement = judgeStatus(outcome.body, deck.spec.words, poller.statusUrl?.(deck.spec.taskId));
+		report.status = report.judgement.word;
+		report.state = report.judgement.state;
+		report.requestId = outcome.requestId;
+		delete report.failure;
+		if (report.state === 'succeeded') finish(poller, deck, 'completed');
+		else if (report.state === 'failed') finish(poller, deck, 'failed');
+		return deck.done;
+	}
+	const failure = outcome.failure;
+	report.failure = failure;
+	if (failure.requestId) report.requestId = failure.requestId;
+	if (failure.retryable) return false;
+	if (CREDENTIAL_STATUSES.has(failure.status)) poller.credentialFailure ??= failure;
+	finish(poller, deck, 'failed', failure);
+	return true;
+}
+
+function finish(poller: Poller, deck: Deck, outcome: WaitOutcome, failure?: ServiceFailure): void {
+	deck.done = true;
+	deck.report.outcome = outcome;
+	deck.report.elapsedMs = poller.now() - poller.start;
+	if (failure) deck.report.failure = failure;
 }

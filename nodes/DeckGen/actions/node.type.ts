@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { EmittedItem } from '../../shared/n8n/runner';
+import type { EmittedItem } from '../../shared/n8n/item';
 import type { ItemContext } from './send';
 
 /** Every resource and its operations; the router is a typed lookup over this map. */

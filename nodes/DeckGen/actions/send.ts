@@ -25,7 +25,7 @@ import type { RetrySettings } from '../../shared/retry';
 import type { HttpMethod } from '../../shared/transport';
 import { toNodeApiError } from '../../shared/n8n/errors';
 import { triggerItemsOf } from '../../shared/n8n/origin';
-import type { EmittedItem } from '../../shared/n8n/runner';
+import type { EmittedItem } from '../../shared/n8n/item';
 import type { NodeService } from '../../shared/n8n/service';
 import { readExpectedCredits, readOptions, readTaskId, type SpendOptions } from './common';
 import { outputIndexFor } from './outputs';

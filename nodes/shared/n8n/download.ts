@@ -28,6 +28,7 @@ import {
 	mayCarryCredential,
 	redirectTarget,
 } from '../download';
+import { chooseLink, type FoundLink } from '../links';
 import { failureMessage } from './errors';
 import { parseFailure } from '../problem';
 import { keyMasker } from '../secrecy';
@@ -236,4 +237,38 @@ function closableConnection(cancel: AbortSignal | undefined): ClosableConnection
 			stream?.destroy?.();
 		},
 	};
+}
+
+/** A deck's file, fetched; or, when the deck has no such link, which link was wanted and which it has. */
+export type DeckFile =
+	| { url: string; file: DownloadedFile; missing?: undefined; paths?: undefined }
+	| { url?: undefined; file?: undefined; missing: string; paths: string };
+
+/**
+ * A finished deck's file from its links, as both nodes download it (Deck → Download after reading
+ * the status, the Wait node's Download File for each Completed item): the link at Download Link
+ * Path, else deckUrl, fetched under the one key rule (`downloadFile`). A deck without that link is
+ * not an exception here: each node says so in its own place (an error on the form, `downloadError`
+ * on a Wait item).
+ */
+export async function downloadDeckFile(
+	ctx: IExecuteFunctions,
+	baseUrl: string,
+	deck: { links: FoundLink[]; deckUrl?: string },
+	settings: DownloadSettings,
+	itemIndex: number,
+): Promise<DeckFile> {
+	const url = chooseLink(deck, settings.downloadLink);
+	if (!url) {
+		return {
+			missing: settings.downloadLink ? `at "${settings.downloadLink}"` : 'to download',
+			paths: deck.links.map((link) => link.path).join(', ') || 'none',
+		};
+	}
+	return { url, file: await downloadFile(ctx, baseUrl, url, settings.maxBytes, itemIndex) };
+}
+
+/** What an item says of its downloaded file, in this order. */
+export function fileFields(file: DownloadedFile): { fileName: string; mimeType: string; fileSize: number } {
+	return { fileName: file.fileName, mimeType: file.mimeType, fileSize: file.fileSize };
 }

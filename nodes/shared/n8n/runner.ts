@@ -13,14 +13,8 @@ import {
 
 import { CancelledError } from '../client';
 import { forgetDelivered, MAY_HAVE_BEEN_BOUGHT, purchasesIn, type KeyStore, type Purchase } from '../idempotency';
+import { errorJson, type EmittedItem } from './item';
 import { toolErrorItem } from './tool';
-
-export interface EmittedItem {
-	/** Index of the node output the item goes to. */
-	output: number;
-	json: IDataObject;
-	binary?: INodeExecutionData['binary'];
-}
 
 export interface RunOptions {
 	outputCount: number;
@@ -90,16 +84,6 @@ export async function runPerItem(
 		forgetDelivered(options.purchases, delivered);
 	}
 	return outputs;
-}
-
-/**
- * The JSON of an item for continueOnFail. n8n replaces the JSON of an item that has `error` set
- * with just the message, and moves an item to the error output only when its JSON is `{error}`
- * or `{error, message}` (n8n 1.x; 2.x also allows `details`). So the facts live in `error` as an
- * object, in the manner of n8n's HTTP Request node, and `message` says what fixes it.
- */
-export function errorJson(message: string, description: string | null | undefined, facts: IDataObject): IDataObject {
-	return { error: { message, ...facts }, ...(description ? { message: description } : {}) };
 }
 
 function errorItem(error: Error): INodeExecutionData {

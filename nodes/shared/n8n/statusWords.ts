@@ -13,8 +13,9 @@ export interface StatusWordSettings {
 	runningWords?: string;
 }
 
-export const statusWordOptions: INodeProperties[] = [
-	{
+/** Each option by its name, for a panel that places them among its own options (the Wait node). */
+export const statusWordOption: Record<keyof StatusWordSettings, INodeProperties> = {
+	failedWords: {
 		displayName: 'Failed Status Words',
 		name: 'failedWords',
 		type: 'string',
@@ -22,7 +23,7 @@ export const statusWordOptions: INodeProperties[] = [
 		placeholder: 'e.g. failed, error',
 		description: `Comma-separated status words that mean the deck failed, replacing the built-in list (${DEFAULT_STATUS_WORDS.failed.join(', ')}). Your words are believed as they are; a word on the built-in list is checked against the record (a failure reason means failed, a file to hand over means completed).`,
 	},
-	{
+	runningWords: {
 		displayName: 'Running Status Words',
 		name: 'runningWords',
 		type: 'string',
@@ -31,7 +32,7 @@ export const statusWordOptions: INodeProperties[] = [
 		description:
 			'Comma-separated status words that mean the deck is still being generated, replacing the built-in list; any word on no list also keeps polling and is reported as it came',
 	},
-	{
+	succeededWords: {
 		displayName: 'Succeeded Status Words',
 		name: 'succeededWords',
 		type: 'string',
@@ -39,7 +40,9 @@ export const statusWordOptions: INodeProperties[] = [
 		placeholder: 'e.g. completed, ready',
 		description: `Comma-separated status words that mean the deck is ready, replacing the built-in list (${DEFAULT_STATUS_WORDS.succeeded.join(', ')}). A built-in word counts only when the record has something to hand over (a link, result or file); your own words are believed as they are.`,
 	},
-];
+};
+
+export const statusWordOptions: INodeProperties[] = Object.values(statusWordOption);
 
 /** Items almost always share their word lists: one map for all of them, not one per item. */
 const cache = new Map<string, StatusWords>();

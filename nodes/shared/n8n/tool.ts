@@ -28,7 +28,7 @@ import {
 
 import { mayCarryCredential } from '../download';
 import { valueAtPath } from '../path';
-import type { EmittedItem } from './runner';
+import type { EmittedItem } from './item';
 
 /** How often a model should ask for a deck's status, said the same way everywhere. */
 export const POLL_ADVICE =

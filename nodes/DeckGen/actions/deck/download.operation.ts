@@ -1,8 +1,8 @@
 import { NodeOperationError, updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { displayUrl } from '../../../shared/download';
-import { chooseLink, deckLinks, putDeckLinks } from '../../../shared/links';
-import { downloadFile, downloadOptions, readDownloadSettings } from '../../../shared/n8n/download';
+import { deckLinks, putDeckLinks } from '../../../shared/links';
+import { downloadDeckFile, downloadFile, downloadOptions, fileFields, readDownloadSettings, type DownloadedFile } from '../../../shared/n8n/download';
 import { toNodeApiError } from '../../../shared/n8n/errors';
 import { readStatusWords, statusWordOptions, type StatusWordSettings } from '../../../shared/n8n/statusWords';
 import { judgeStatus } from '../../../shared/status';
@@ -53,7 +53,8 @@ export async function execute(item: ItemContext) {
 	const input = ctx.getInputData()[itemIndex];
 	// The input item's fields go on (e.g. the requester's address for the next Email node).
 	const json: IDataObject = { ...input?.json };
-	let url: string | undefined;
+	let url: string;
+	let file: DownloadedFile;
 
 	if (source === 'url') {
 		url = String(ctx.getNodeParameter('url', itemIndex, '') ?? '').trim();
@@ -63,6 +64,7 @@ export async function execute(item: ItemContext) {
 				description: 'Set URL to the deck’s link, e.g. {{ $json.deckUrl }} from Deck Generator Wait or Get Status.',
 			});
 		}
+		file = await downloadFile(ctx, service.baseUrl, url, settings.maxBytes, itemIndex);
 	} else {
 		const taskId = readTaskId(ctx, itemIndex);
 		const result = await service.call({ method: 'GET', path: deckPath(taskId, 'status') }, readOptions(ctx, itemIndex).retry);
@@ -87,20 +89,19 @@ export async function execute(item: ItemContext) {
 				].filter(Boolean).join(' '),
 			});
 		}
-		url = chooseLink(found, settings.downloadLink);
-		if (!url) {
-			const paths = found.links.map((link) => link.path).join(', ') || 'none';
-			throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} has no link ${settings.downloadLink ? `at "${settings.downloadLink}"` : 'to download'}`, {
+		const fetched = await downloadDeckFile(ctx, service.baseUrl, found, settings, itemIndex);
+		if (fetched.missing !== undefined) {
+			throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} has no link ${fetched.missing}`, {
 				itemIndex,
-				description: `Links in its status: ${paths}. Set Download Link Path to one of them, or leave it empty for deckUrl.`,
+				description: `Links in its status: ${fetched.paths}. Set Download Link Path to one of them, or leave it empty for deckUrl.`,
 			});
 		}
+		({ url, file } = fetched);
 	}
 
-	const file = await downloadFile(ctx, service.baseUrl, url, settings.maxBytes, itemIndex);
 	return {
 		output: 0,
-		json: { ...json, outcome: 'success', fileName: file.fileName, mimeType: file.mimeType, fileSize: file.fileSize, downloadedFrom: displayUrl(url) },
+		json: { ...json, outcome: 'success', ...fileFields(file), downloadedFrom: displayUrl(url) },
 		binary: { ...input?.binary, [settings.binaryPropertyName]: file.binary },
 	};
 }

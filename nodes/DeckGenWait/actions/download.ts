@@ -1,0 +1,44 @@
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import { CancelledError } from '../../shared/client';
+import type { FoundLink } from '../../shared/links';
+import { downloadDeckFile, fileFields, readDownloadSettings } from '../../shared/n8n/download';
+import type { Placed, WaitOptions } from './node.type';
+import { OUTPUT_OF } from './outputs';
+
+/**
+ * Download File: each Completed item's file into its binary data, a few at a time, as Deck →
+ * Download fetches it (`downloadDeckFile`). A download that fails leaves the item on Completed (the
+ * deck is done and paid for) with `downloadError`, so the task id and links still reach the next node.
+ */
+export async function downloadCompleted(
+	ctx: IExecuteFunctions,
+	baseUrl: string,
+	placed: Placed,
+	optionsOf: (index: number) => WaitOptions,
+): Promise<void> {
+	const jobs = placed
+		.map((entry, index) => ({ entry, index }))
+		.filter(({ entry, index }) => entry?.output === OUTPUT_OF.completed && optionsOf(index).downloadFile === true);
+	let next = 0;
+	const worker = async () => {
+		while (next < jobs.length) {
+			const { entry, index } = jobs[next++];
+			const item = entry!.item;
+			const settings = readDownloadSettings(optionsOf(index));
+			const json = item.json as IDataObject & { links?: FoundLink[]; deckUrl?: string };
+			try {
+				const fetched = await downloadDeckFile(ctx, baseUrl, { links: json.links ?? [], deckUrl: json.deckUrl }, settings, index);
+				if (fetched.missing !== undefined) throw new NodeOperationError(ctx.getNode(), `Deck ${String(json.taskId)} has no link ${fetched.missing} (links: ${fetched.paths})`);
+				item.binary = { ...item.binary, [settings.binaryPropertyName]: fetched.file.binary };
+				Object.assign(json, fileFields(fetched.file));
+			} catch (error) {
+				if (error instanceof CancelledError) throw new NodeOperationError(ctx.getNode(), 'The execution was cancelled');
+				const nodeError = error as NodeOperationError;
+				json.downloadError = { message: nodeError.message, ...(nodeError.description ? { description: nodeError.description } : {}) };
+				ctx.logger.warn(`Deck Generator Wait: download failed for deck ${String(json.taskId)}: ${nodeError.message}`);
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(4, jobs.length) }, worker));
+}

@@ -1,0 +1,120 @@
+/**
+ * What each item of a batch looks like, in one place: the item of a deck's report (`itemFor`, with
+ * why it failed), the item of an input without a task id, and Simplify.
+ */
+import type { IDataObject, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
+
+import { deckLinks, putDeckLinks } from '../../shared/links';
+import { failureDescription, failureMessage } from '../../shared/n8n/errors';
+import { errorJson } from '../../shared/n8n/item';
+import type { DeckReport } from '../../shared/poller';
+import type { ServiceFailure } from '../../shared/problem';
+import { deckPath } from '../../shared/transport';
+import type { Placed, WaitOptions } from './node.type';
+import { OUTPUT_OF } from './outputs';
+
+/**
+ * An input without a task id: the package's error item (as runner.ts). n8n keeps this JSON as it
+ * is, and moves it to the error output when On Error is "continue (using error output)".
+ */
+export function missingTaskIdItem(error: NodeOperationError & { field: string }, index: number): INodeExecutionData {
+	return {
+		json: errorJson(error.message, error.description, { outcome: 'failed', code: 'missing_task_id', field: error.field }),
+		pairedItem: { item: index },
+	};
+}
+
+export function itemFor(
+	input: INodeExecutionData,
+	index: number,
+	report: DeckReport,
+	body: Record<string, unknown> | undefined,
+	baseUrl: string,
+): INodeExecutionData {
+	// Links given as paths are on the service: resolved against the status URL, as Get Status does.
+	const found = body ? deckLinks(body, `${baseUrl}${deckPath(report.taskId, 'status')}`) : undefined;
+	const ours: IDataObject = {
+		outcome: report.outcome,
+		taskId: report.taskId,
+		state: report.state,
+		...(found?.deckUrl ? { deckUrl: found.deckUrl } : {}),
+		status: report.status ?? null,
+		// where word and record disagree (the failure reason itself is the Failed item's `detail`)
+		...(report.judgement?.note ? { statusNote: report.judgement.note } : {}),
+		elapsedSeconds: Math.round(report.elapsedMs / 100) / 10,
+		polls: report.polls,
+		...(found ? { links: found.links as unknown as IDataObject[] } : {}),
+		statusBody: (body as IDataObject | undefined) ?? null,
+	};
+	// The node's own fields lead the item (what happened, to which deck), the input's follow; ours win.
+	const json: IDataObject = { ...ours, ...input.json, ...ours };
+	// The input item's own `links` / `deckUrl` stay as inputLinks / inputDeckUrl, the service's as serviceLinks / serviceDeckUrl.
+	if (found && body) {
+		putDeckLinks(json, found, input.json, 'input');
+		putDeckLinks(json, found, body, 'service');
+	}
+	if (report.requestId) json.requestId = report.requestId;
+	if (report.outcome === 'failed') Object.assign(json, report.failure ? serviceFailureFields(report.taskId, report.failure) : deckFailureFields(report));
+	else if (report.failure) json.lastError = serviceFailureFields(report.taskId, report.failure);
+	return { json, binary: input.binary, pairedItem: { item: index } };
+}
+
+/** What a simplified item keeps, in this order: the deck, its link, the file, and why it failed or was not read. */
+const SIMPLE_FIELDS = [
+	'taskId', 'status', 'state', 'statusNote', 'outcome', 'deckUrl',
+	'fileName', 'mimeType', 'fileSize', 'downloadError',
+	'error', 'detail', 'code', 'httpCode', 'reason', 'description', 'requestId', 'lastError',
+] as const;
+
+/** Repeated by the binary's own metadata when the file is attached. */
+const FILE_METADATA_FIELDS = new Set<string>(['fileName', 'mimeType', 'fileSize']);
+
+/**
+ * Simplify: each item keeps SIMPLE_FIELDS only (after the download, which may read `links`). A
+ * Completed item's requestId goes too: only a failure needs it for support.
+ */
+export function simplifyItems(optionsOf: (index: number) => WaitOptions, placed: Placed): void {
+	placed.forEach((entry, index) => {
+		// an item that never had a task id is the package's error item ({error, message}): left whole
+		if (!entry || entry.item.json.taskId === undefined || optionsOf(index).simplify !== true) return;
+		const full = entry.item.json;
+		const keep = entry.output === OUTPUT_OF.failed || full.lastError !== undefined;
+		const json: IDataObject = {};
+		const fileAttached = Object.keys(entry.item.binary ?? {}).length > 0;
+		for (const field of SIMPLE_FIELDS) {
+			if (full[field] === undefined || (field === 'requestId' && !keep)) continue;
+			// the attached file's metadata already says them, in every saved execution too
+			if (fileAttached && FILE_METADATA_FIELDS.has(field)) continue;
+			json[field] = full[field];
+		}
+		entry.item.json = json;
+	});
+}
+
+/** The service refused the read (404, 401, 403, ...): its own words, code and request id. */
+function serviceFailureFields(taskId: string, failure: ServiceFailure): IDataObject {
+	const fields: IDataObject = {
+		error: `Deck ${taskId}: ${failureMessage(failure)}`,
+		detail: failure.detail,
+		code: failure.code,
+		httpCode: failure.status,
+	};
+	if (failure.reason) fields.reason = failure.reason;
+	const description = failureDescription(failure);
+	if (description) fields.description = description;
+	if (failure.requestId) fields.requestId = failure.requestId;
+	return fields;
+}
+
+/** The deck itself ended failed: say so with the failure reason of its record (judgeStatus), or whatever else it explains. */
+function deckFailureFields(report: DeckReport): IDataObject {
+	const body = report.body ?? {};
+	const explained = [report.judgement?.failureReason, body.detail, body.message].find(
+		(value): value is string => typeof value === 'string' && value !== '',
+	);
+	return {
+		error: `Deck ${report.taskId} failed (status "${report.status ?? ''}")${explained ? `: ${explained}` : ''}`,
+		detail: explained ?? `The service reported the status "${report.status ?? ''}"`,
+		code: report.judgement?.failureCode ?? 'deck_failed',
+	};
+}
