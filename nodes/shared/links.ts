@@ -134,15 +134,15 @@ const PROBLEM_ONLY = new Set(['type', 'instance']);
  * link outside its options (HAL `_links`, `checkoutUrl`), never the problem's `type` or `instance`.
  * That last one must look like a way forward, unless `anyLink` (a failure's body: a help page helps).
  */
-export function actionLink(body: unknown, resolveAgainst?: string, anyLink = false): { url: string; path: string; label?: string } | undefined {
+export function actionLink(body: unknown, anyLink = false): { url: string; path: string; label?: string } | undefined {
 	if (!body || typeof body !== 'object') return undefined;
 	const record = body as Record<string, unknown>;
 	const options = Array.isArray(record.options) ? record.options : [];
 	for (const [index, option] of options.entries()) {
-		const best = bestBy(findLinks(option, resolveAgainst), ACTION_SIGNALS);
+		const best = bestBy(findLinks(option), ACTION_SIGNALS);
 		if (best) return { url: best.url, path: `options[${index}].${best.path}`, label: labelOf(option) };
 	}
-	const own = findLinks(record, resolveAgainst).filter((link) => !link.path.startsWith('options[') && !PROBLEM_ONLY.has(link.path));
+	const own = findLinks(record).filter((link) => !link.path.startsWith('options[') && !PROBLEM_ONLY.has(link.path));
 	const best = bestBy(own, ACTION_SIGNALS);
 	return best && (anyLink || score(best, ACTION_SIGNALS) > 0) ? { url: best.url, path: best.path } : undefined;
 }

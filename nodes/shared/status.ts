@@ -162,20 +162,14 @@ const LIST_NAME: Record<WordList, string> = {
 export function withState(body: Record<string, unknown>, words?: StatusWords, resolveAgainst?: string): Record<string, unknown> {
 	const judgement = judgeStatus(body, words, resolveAgainst);
 	const { state: serviceState, ...rest } = body;
-	const result: Record<string, unknown> = { ...rest, state: judgement.state, ...judgementFields(judgement) };
+	const result: Record<string, unknown> = { ...rest, state: judgement.state };
+	if (judgement.note) result.statusNote = judgement.note;
+	if (judgement.state === 'failed' && judgement.failureReason) result.failureReason = judgement.failureReason;
 	if (serviceState !== undefined) result.serviceState = serviceState;
 	return result;
 }
 
-/** What an item says of a judgement beyond its state: the disagreement, and the failure reason on a failed deck. */
-export function judgementFields(judgement: StatusJudgement): Record<string, string> {
-	const fields: Record<string, string> = {};
-	if (judgement.note) fields.statusNote = judgement.note;
-	if (judgement.state === 'failed' && judgement.failureReason) fields.failureReason = judgement.failureReason;
-	return fields;
-}
-
-/** What judgeStatus (below) makes of one status record. */
+/** What judgeStatus makes of one status record. */
 export interface StatusJudgement {
 	state: DeckState;
 	/** The service's status word, exactly as it came. */

@@ -199,7 +199,7 @@ describe('actionLink: the way forward of a refusal, wherever the service put its
 	it('a documentation link is no way forward unless any link will do (a failure body)', () => {
 		const body = { type: 'https://docs.example/errors#forbidden', links: { help: 'https://docs.example/enrolment' } };
 		expect(actionLink(body)).toBeUndefined();
-		expect(actionLink(body, undefined, true)).toEqual({ url: 'https://docs.example/enrolment', path: 'links.help' });
+		expect(actionLink(body, true)).toEqual({ url: 'https://docs.example/enrolment', path: 'links.help' });
 	});
 });
 

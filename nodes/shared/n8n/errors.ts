@@ -77,7 +77,7 @@ export function failureMessage(failure: ServiceFailure): string {
 
 export function failureDescription(failure: ServiceFailure): string {
 	// The link the service gave with its refusal, wherever it put it (shared/links.ts, the one link finder).
-	const link = actionLink(failure.body, undefined, true);
+	const link = actionLink(failure.body, true);
 	return [remedy(failure), link ? `The service links: ${link.url}` : undefined, failure.requestId ? `Request id: ${failure.requestId}` : undefined]
 		.filter(Boolean)
 		.join(' ');
