@@ -104,7 +104,8 @@ export function statusWordOf(body: Record<string, unknown>): string | undefined 
  * 2. else a failure member with content (`error`, `errors[]`, `failure`, `failureReason`, …; FAILURE_MEMBERS)
  *    means failed, with the service's reason, whatever the word;
  * 3. else something to hand over (a deck file link, or a result member naming a file) means succeeded,
- *    whatever the word;
+ *    whatever the word, unless the record says the deck is still in progress (a progress below 100 %:
+ *    a link given before the file is ready, or the last version's link while a revision runs);
  * 4. else the word, except that a success word of the default map is not believed alone: a deck with
  *    nothing to hand over is `unknown` (it keeps being polled; at Max Wait it is Still Running).
  * Where word and record disagree, `note` says so in one sentence, with the setting that settles it.
@@ -117,7 +118,10 @@ export function judgeStatus(
 	const word = statusWordOf(body);
 	const wordState = stateOf(word, words);
 	const failure = failureOf(body);
-	const handover = failure ? undefined : handoverOf(body, resolveAgainst);
+	const progress = progressOf(body);
+	const found = failure ? undefined : handoverOf(body, resolveAgainst);
+	// a link is no hand-over while the record says the deck is still being made
+	const handover = progress ? undefined : found;
 	const said = `The service said ${word === undefined ? 'no status word' : `"${word}"`}`;
 	const judgement: StatusJudgement = { state: wordState, wordState, ...(word !== undefined ? { word } : {}) };
 	if (failure) judgement.failureReason = failure.reason;
@@ -143,7 +147,8 @@ export function judgeStatus(
 	}
 	if (wordState === 'succeeded') {
 		judgement.state = 'unknown';
-		judgement.note = `${said}, but the record has nothing to hand over (no result, link or file): not taken as finished, still checking. If "${word}" means finished in this deployment, add it to ${LIST_NAME.succeeded}; if it means still working, add it to ${LIST_NAME.running}.`;
+		const missing = [progress && `says it is still in progress (${progress})`, !found && 'has nothing to hand over (no result, link or file)'].filter(Boolean).join(' and ');
+		judgement.note = `${said}, but the record ${missing}: not taken as finished, still checking. If "${word}" means finished in this deployment, add it to ${LIST_NAME.succeeded}; if it means still working, add it to ${LIST_NAME.running}.`;
 	}
 	return judgement;
 }
@@ -244,6 +249,24 @@ export function failureOf(body: Record<string, unknown>): { member: string; reas
 			const first = Array.isArray(value) ? value[0] : value;
 			const code = first && typeof first === 'object' ? (first as Record<string, unknown>).code : undefined;
 			return { member: `${prefix}${name}`, reason, ...(typeof code === 'string' && code !== '' ? { code } : {}) };
+		}
+	}
+	return undefined;
+}
+
+/** Members that say how far along a deck is: a percentage, or a fraction of 1. */
+const PROGRESS_MEMBERS = new Set(['progress', 'percent', 'percentcomplete', 'progresspercent', 'completion']);
+
+/**
+ * Where the record says the deck is still being made (`progress: 40`), or undefined: a progress below
+ * 100 on a percentage, or below 1 on a fraction (exactly 1 is done on either scale).
+ */
+export function progressOf(body: Record<string, unknown>): string | undefined {
+	for (const [prefix, place] of placesOf(body)) {
+		for (const [name, value] of Object.entries(place)) {
+			if (!PROGRESS_MEMBERS.has(memberKey(name))) continue;
+			const amount = typeof value === 'number' ? value : typeof value === 'string' ? Number.parseFloat(value) : Number.NaN;
+			if (Number.isFinite(amount) && (amount < 1 || (amount > 1 && amount < 100))) return `${prefix}${name}: ${String(value)}`;
 		}
 	}
 	return undefined;

@@ -45,7 +45,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import { DEFAULT_STATUS_WORDS, start, type Simulator } from '../simulator';
+import { start, type Simulator } from '../simulator';
 import { ensureBuilt, REPO } from './fixtures/build';
 import { CREDENTIAL_TYPE } from './fixtures/examples';
 import {
@@ -138,11 +138,11 @@ describeV2('issue 15 in real n8n v2 (2.41.1, regular mode, SQLite): restarts, cr
 	const held = new Set<string>();
 	const hold = (taskId: string) => {
 		held.add(taskId);
-		sim.control.setDeckStatusOverride(taskId, DEFAULT_STATUS_WORDS.running);
+		sim.control.holdDeck(taskId, true);
 	};
 	/** Lets held decks end: each then reports its own state (done by now: 15-20 s each). */
 	const release = (taskIds: string[]) => {
-		for (const taskId of taskIds) sim.control.setDeckStatusOverride(taskId, null);
+		for (const taskId of taskIds) sim.control.holdDeck(taskId, false);
 	};
 
 	/** A webhook call with `label`'s briefs; resolves with its execution once the Wait node has read every deck's status. */
@@ -155,7 +155,7 @@ describeV2('issue 15 in real n8n v2 (2.41.1, regular mode, SQLite): restarts, cr
 		for (;;) {
 			const taskIds = chargesSince(sim, at.charges).map((c) => c.taskId);
 			const fresh = (await n8n.listExecutions({ workflowId: workflows[workflow] })).filter((e) => !known.has(String(e.id)));
-			// the decks stay "generating" until the test lets them end (after the restart): a slow machine cannot finish them before the crash
+			// the decks are held running (holdDeck: the word and the record) until the test lets them end (after the restart): a slow machine cannot finish them before the crash
 			if (taskIds.length === DECKS) for (const taskId of taskIds) if (!held.has(taskId)) hold(taskId);
 			if (fresh.length === 1 && taskIds.length === DECKS && statusReads(sim, taskIds).every((n) => n >= 1)) {
 				// still polling: no deck is done yet, the execution is running

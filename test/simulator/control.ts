@@ -33,6 +33,11 @@ export function createControl(state: SimState): SimulatorControl {
 			if (!deck) throw new Error(`setDeckStatusOverride: no deck ${taskId}`);
 			deck.statusOverride = word ?? undefined;
 		},
+		holdDeck: (taskId, held) => {
+			const deck = state.decks.byId(taskId);
+			if (!deck) throw new Error(`holdDeck: no deck ${taskId}`);
+			deck.held = held || undefined;
+		},
 		deck: (taskId) => state.decks.snapshot(taskId, state.now()),
 		advance: (ms) => state.clock.advance(ms),
 		now: () => state.now(),

@@ -30,6 +30,8 @@ export interface Deck {
 	job: Job;
 	/** A status word returned verbatim instead of the derived one (control.setDeckStatusOverride). */
 	statusOverride?: string;
+	/** Held still running (control.holdDeck) until released: a test's way to keep a deck in progress. */
+	held?: boolean;
 }
 
 export interface DeckState {
@@ -46,6 +48,10 @@ export function deckState(deck: Deck, now: number): DeckState {
 	const { startedAt, durationMs, outcome } = deck.job;
 	const doneAt = startedAt + durationMs;
 	const runningAt = startedAt + Math.floor(durationMs * QUEUED_SHARE);
+	if (deck.held && now >= runningAt) {
+		const progress = Math.min(99, Math.max(1, Math.floor((100 * (now - startedAt)) / Math.max(1, durationMs))));
+		return { phase: 'running', progress, updatedAt: runningAt, doneAt: Math.max(doneAt, now + 1) };
+	}
 	if (now >= doneAt) {
 		// A failed job keeps the progress it had reached when it stopped.
 		const progress = outcome === 'succeeded' ? 100 : durationMs > 0 ? 99 : 0;

@@ -171,7 +171,11 @@ export function getStatus(call: Call): Reply {
 		updatedAt: iso(s.updatedAt),
 		// A link to the app's page of the deck, not the file: a client must not take it for the deck.
 		...(alternate ? { webUrl: `${APP}/decks/${deck.taskId}` } : {}),
-		...(s.phase === 'succeeded' ? (state.profile.statusLinks === 'hal' ? halLinks(state, deck) : resultLinks(state, deck, now)) : {}),
+		...(s.phase === 'succeeded' || (s.phase === 'running' && state.profile.linksWhileRunning)
+			? state.profile.statusLinks === 'hal'
+				? halLinks(state, deck)
+				: resultLinks(state, deck, now)
+			: {}),
 		...(s.phase === 'succeeded' && deck.video ? { videoUrl: `${APP}/decks/${deck.taskId}/video?version=${deck.version}` } : {}),
 		...(s.phase === 'failed' ? failureRecord(state) : {}),
 	}));

@@ -118,6 +118,11 @@ export interface ProfileChoices {
 	 */
 	optionLinks: 'url' | 'href' | 'nested' | 'hal';
 	/**
+	 * Whether a running deck's record already carries the links its file will have (given before the file is
+	 * ready, as a service that hands out the final URL up front does); its `progress` says it is not done.
+	 */
+	linksWhileRunning: boolean;
+	/**
 	 * Where the operations the contract shows no path for are served (issue 26): each one named here moves
 	 * there, and its usual path answers 404 like any unknown path. E.g. `{ materials: '/v1/files', revisions:
 	 * '/v1/decks/{taskId}/versions' }` (`{taskId}` where the deck's id goes). Profile D moves all four.
@@ -157,6 +162,7 @@ export const PROFILES = {
 		fileLength: 'content-length',
 		failureMember: 'error',
 		optionLinks: 'url',
+		linksWhileRunning: false,
 		paths: {},
 	},
 	alternate: {
@@ -187,6 +193,7 @@ export const PROFILES = {
 		fileLength: 'content-length',
 		failureMember: 'error',
 		optionLinks: 'url',
+		linksWhileRunning: false,
 		paths: {},
 	},
 } as Record<ProfileName, ProfileChoices>;
@@ -208,14 +215,16 @@ PROFILES.readings = {
  * Profile D ("contrary"): the readings of issue 26, where the word alone misleads. The running deck says
  * `done` (a success word of the default map) at progress below 100 with nothing to hand over; the finished
  * deck says `processed` (on no list) with its files; the failed deck says `completed` (a success word) with
- * its reason under `failureReason`. 402 options carry their links HAL-style (`_links.checkout.href`). The
- * upload, revisions, translations and video are served at other paths.
+ * its reason under `failureReason`; a running deck's record already carries its file links (its progress
+ * says it is not done). 402 options carry their links HAL-style (`_links.checkout.href`). The upload,
+ * revisions, translations and video are served at other paths.
  */
 PROFILES.contrary = {
 	...PROFILES.alternate,
 	statusWords: { queued: 'accepted', running: 'done', succeeded: 'processed', failed: 'completed' },
 	failureMember: 'failureReason',
 	optionLinks: 'hal',
+	linksWhileRunning: true,
 	// the operations the contract shows no path for, served elsewhere (the tests' credential names them)
 	paths: { materials: '/v1/files', revisions: '/v1/decks/{taskId}/versions', translations: '/v1/translations/{taskId}', video: '/v1/decks/{taskId}/videos' },
 };

@@ -275,6 +275,8 @@ export interface SimulatorControl {
 	prices(): PriceTable;
 	seedDeck(spec: SeedDeckSpec): string;
 	setDeckStatusOverride(taskId: string, word: string | null): void;
+	/** Keeps a deck running (its record, not only its word: progress below 100, no result) until released with false. */
+	holdDeck(taskId: string, held: boolean): void;
 	deck(taskId: string): DeckSnapshot | undefined;
 	/** Moves the sim clock forward (manual clock; also a jump on a running clock). */
 	advance(ms: number): void;

@@ -188,7 +188,7 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 	});
 
 	it('a default success word with nothing to hand over is not believed: unknown, with what was claimed and missing', () => {
-		const judgement = judgeStatus({ status: 'done', progress: 40 });
+		const judgement = judgeStatus({ status: 'done', progress: 100 });
 		expect(judgement.state).toBe('unknown');
 		expect(judgement.note).toBe(
 			'The service said "done", but the record has nothing to hand over (no result, link or file): not taken as finished, still checking. If "done" means finished in this deployment, add it to Succeeded Status Words; if it means still working, add it to Running Status Words.',
@@ -222,6 +222,17 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 			'The service said "expired", but the record has the deck to hand over (deckUrl): reported as completed. To believe the word instead, add "expired" to Failed Status Words.',
 		);
 		expect(judgeStatus({ status: 'processed', deckUrl: FILE })).toMatchObject({ state: 'succeeded', wordState: 'unknown' });
+	});
+
+	it('a link is no hand-over while the record says the deck is still in progress (a link given early, the last version during a revision)', () => {
+		expect(judgeStatus({ status: 'generating', progress: 40, deckUrl: FILE })).toEqual({ state: 'running', wordState: 'running', word: 'generating' });
+		expect(judgeStatus({ status: 'failed', progress: 99, deckUrl: FILE })).toMatchObject({ state: 'failed' });
+		const done = judgeStatus({ status: 'done', progress: 40, deckUrl: FILE });
+		expect(done.state).toBe('unknown');
+		expect(done.note).toMatch(/^The service said "done", but the record says it is still in progress \(progress: 40\): not taken as finished/);
+		expect(judgeStatus({ status: { code: 'done', percent: '0.4' }, deckUrl: FILE }).note).toMatch(/still in progress \(status.percent: 0.4\)/);
+		// 100 %, a fraction of exactly 1, and no progress at all: the link is the deck
+		for (const progress of [100, 1, '100', undefined]) expect(judgeStatus({ status: 'generating', progress, deckUrl: FILE }).state).toBe('succeeded');
 	});
 
 	it('a word on a list the user set is believed, and the note says the record disagrees', () => {

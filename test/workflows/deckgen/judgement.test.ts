@@ -66,7 +66,7 @@ describe('a success word with nothing to hand over is not Completed', () => {
 		expect(failed).toEqual([]);
 		expect(stillRunning).toHaveLength(1);
 		expect(stillRunning[0]).toMatchObject({ taskId, status: 'done', state: 'unknown', outcome: 'still_running' });
-		expect(stillRunning[0].statusNote).toMatch(/The service said "done", but the record has nothing to hand over \(no result, link or file\)/);
+		expect(stillRunning[0].statusNote).toMatch(/The service said "done", but the record says it is still in progress \(progress: \d+\) and has nothing to hand over \(no result, link or file\)/);
 		expect(stillRunning[0].statusNote).toMatch(/Succeeded Status Words.*Running Status Words/);
 		expect((stillRunning[0].statusBody as IDataObject).progress).toBeLessThan(100);
 		// it went on reading instead of taking the word for it
@@ -113,7 +113,7 @@ describe('a success word with nothing to hand over is not Completed', () => {
 			const { answer, elsewhere } = await callTool(sim, exampleTool(tool), { taskId });
 			expect(elsewhere).toBe(0);
 			expect(answer[0]).toMatchObject({ taskId, state: 'unknown', statusNote: expect.stringContaining('nothing to hand over') });
-			expect(answer[0].message).toMatch(/is not finished yet \(The service said "done", but the record has nothing to hand over.*\)\. Treat it as still running/);
+			expect(answer[0].message).toMatch(/is not finished yet \(The service said "done", but the record says it is still in progress.*nothing to hand over.*\)\. Treat it as still running/);
 		}
 	});
 
@@ -211,5 +211,32 @@ describe.each<[ProfileChoices['optionLinks'], ProfileChoices['paymentCta']]>([
 		expect(item.message).toContain(first);
 		expect(item.links).toEqual(expect.arrayContaining([expect.objectContaining({ url: first })]));
 		if (paymentCta !== 'options-strings') expect(item.message).toMatch(/Next: Buy 100 credits https:/);
+	});
+});
+
+describe('a running deck whose record already carries its file links (given before the file is ready)', () => {
+	// The record's progress says it is not done: the link is not yet something to hand over.
+	let sim: Simulator;
+	beforeEach(async () => {
+		sim = await start({ seed: 28, clock: { speed: 1_000 }, choices: { linksWhileRunning: true } });
+	});
+	afterEach(async () => await sim.close());
+
+	test('Check Once and Get Status say it is not finished; Wait Until Done completes it once it is done, not at the first read', async () => {
+		const running = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 600 * MINUTE, outcome: 'succeeded' });
+		sim.control.holdDeck(running, true);
+		sim.control.advance(60 * MINUTE); // past its queued start: running, progress 10
+		const once = await runWaitWith(sim, 'check-once', [running]);
+		expect(once.completed).toEqual([]);
+		expect(once.stillRunning).toEqual([expect.objectContaining({ taskId: running, state: readingsOf(sim).runningState, deckUrl: expect.any(String) })]);
+		const status = await runDeckOperation(sim, 'get-status', running);
+		expect(jsonOf(status.output('Success'))[0]).toMatchObject({ state: readingsOf(sim).runningState, deckUrl: expect.any(String) });
+
+		// 60 sim minutes (3.6 s here): the first reads find it still working, its link already there
+		const soon = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 60 * MINUTE, outcome: 'succeeded' });
+		const { completed } = await runWaitWith(sim, 'wait-until-done', [soon]);
+		expect(completed).toEqual([expect.objectContaining({ taskId: soon, state: 'succeeded', outcome: 'completed' })]);
+		expect(completed[0].polls as number).toBeGreaterThanOrEqual(2);
+		expect((completed[0].statusBody as IDataObject).progress).toBe(100);
 	});
 });
