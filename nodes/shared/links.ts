@@ -128,6 +128,11 @@ const ACTION_SIGNALS: Array<[RegExp, number]> = [
 /** Members of a problem body that are about the problem, not a way forward (RFC 9457 `type`, `instance`). */
 const PROBLEM_ONLY = new Set(['type', 'instance']);
 
+/** Every link of a refusal's body with its JSON path, but the problem's own `type` and `instance`. */
+export function refusalLinks(body: unknown): FoundLink[] {
+	return findLinks(body).filter((link) => !PROBLEM_ONLY.has(link.path));
+}
+
 /**
  * The link a person should follow after a refusal (a 402), with the label beside it: the first
  * option, in the service's order, that carries a link anywhere inside it; else the body's own best
@@ -142,7 +147,7 @@ export function actionLink(body: unknown, anyLink = false): { url: string; path:
 		const best = bestBy(findLinks(option), ACTION_SIGNALS);
 		if (best) return { url: best.url, path: `options[${index}].${best.path}`, label: labelOf(option) };
 	}
-	const own = findLinks(record).filter((link) => !link.path.startsWith('options[') && !PROBLEM_ONLY.has(link.path));
+	const own = refusalLinks(record).filter((link) => !link.path.startsWith('options['));
 	const best = bestBy(own, ACTION_SIGNALS);
 	return best && (anyLink || score(best, ACTION_SIGNALS) > 0) ? { url: best.url, path: best.path } : undefined;
 }

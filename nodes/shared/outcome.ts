@@ -4,7 +4,7 @@
  * and told a person what to do next. Only real failures become errors.
  */
 import { ctaOfPaymentRequired, routeCta, type CtaKind } from './cta';
-import { actionLink, findLinks } from './links';
+import { actionLink, refusalLinks } from './links';
 import { isReplayed } from './idempotency';
 import { isSuccess, parseFailure, parseJson, requestIdOf, type ServiceFailure } from './problem';
 import type { ServiceResponse } from './transport';
@@ -182,7 +182,7 @@ export function refusalFields(outcome: RefusalOutcome, accountUrl?: string): Rec
 		// The link the message gives, and every link of the answer with its JSON path, wherever the service put them.
 		const next = actionLink(body);
 		if (next) fields.actionUrl = next.url;
-		const links = findLinks(body).filter((link) => link.path !== 'type' && link.path !== 'instance');
+		const links = refusalLinks(body);
 		if (links.length) fields.links = links;
 		if (!outcome.ctaKnown && accountUrl) fields.accountUrl = accountUrl;
 	}
