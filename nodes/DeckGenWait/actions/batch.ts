@@ -1,5 +1,5 @@
 /**
- * The node's execute: one batch. Every item's task id is read first (a bad item fails fast, not
+ * The node's execute, one batch. Every item's task id is read first (a bad item fails fast, not
  * after an hour), its mode (a typed lookup, as the main node's router) says what the poller should
  * do with it, one poller run waits for all of them, and each report becomes an item on its output:
  * shaped (items.ts), its file downloaded (download.ts), simplified, or answered to a model.
@@ -24,7 +24,7 @@ import { waitUntilDone } from './waitUntilDone.mode';
 
 export const modes: Record<Mode, WaitMode> = { waitUntilDone, checkOnce };
 
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const node = this.getNode();
 	// As an AI tool only output 0 reaches the model; `outcome` says what happened.
