@@ -7,6 +7,7 @@
 //
 // The table of both profiles is in README.md beside this file. Rules the contract does state hold in both
 // (test/conformance runs against each).
+import type { ServiceShape } from './services';
 import type { StatusWords } from './types';
 
 export type ProfileName = 'reference' | 'alternate' | 'readings' | 'contrary';
@@ -128,6 +129,16 @@ export interface ProfileChoices {
 	 * '/v1/decks/{taskId}/versions' }` (`{taskId}` where the deck's id goes). Profile D moves all four.
 	 */
 	paths: EndpointPaths;
+	/**
+	 * The real service whose shapes the status read and the spending POSTs' success answers take (issue 31,
+	 * services.ts; README "Real services modelled"): `none` (this profile's own choices above), or one of
+	 * `slidespeak`, `gamma`, `presenton`, `replicate`, `runway`, `kling`, `heygen`, `fal`, `stability`, `minimax`,
+	 * `luma`, `suno`, `apify`. A shape replaces the choices about those bodies (createStatus, createResponse,
+	 * statusWords, statusMember, resultLinks, successEnvelope, statusWordShape, statusLinks, failureMember,
+	 * linksWhileRunning); every other choice keeps applying (fileLinks, fileLength, paths, the failure dialect…).
+	 * Not part of a profile: a test choice.
+	 */
+	service: ServiceShape;
 }
 
 /** The operations whose path the contract leaves open, by the simulator's route. */
@@ -164,6 +175,7 @@ export const PROFILES = {
 		optionLinks: 'url',
 		linksWhileRunning: false,
 		paths: {},
+		service: 'none',
 	},
 	alternate: {
 		createStatus: 201,
@@ -195,6 +207,7 @@ export const PROFILES = {
 		optionLinks: 'url',
 		linksWhileRunning: false,
 		paths: {},
+		service: 'none',
 	},
 } as Record<ProfileName, ProfileChoices>;
 
