@@ -284,7 +284,8 @@ function replicateBase(v: DeckView): Record<string, unknown> {
 		input: {},
 		data_removed: false,
 		created_at: iso(v.createdAt),
-		urls: { get: v.statusUrl, cancel: `${v.statusUrl}/cancel`, stream: `${v.appPage}/stream`, web: v.appPage },
+		// as Replicate's: the prediction's API URLs, its event stream on another host, its page on the web
+		urls: { get: v.statusUrl, cancel: `${v.statusUrl}/cancel`, stream: `https://stream.deckgen.example/v1/files/${v.taskId}`, web: `https://app.deckgen.example/p/${v.taskId}` },
 	};
 }
 function replicateLog(v: DeckView): string {
