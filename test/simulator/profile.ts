@@ -7,7 +7,7 @@
 //
 // The table of both profiles is in README.md beside this file. Rules the contract does state hold in both
 // (test/conformance runs against each).
-import type { ServiceShape } from './services';
+import { SERVICE_SHAPE_NAMES, type ServiceShape } from './services';
 import type { StatusWords } from './types';
 
 export type ProfileName = 'reference' | 'alternate' | 'readings' | 'contrary';
@@ -248,10 +248,19 @@ export function defaultProfileName(): ProfileName {
 	return fromEnv === 'alternate' || fromEnv === 'readings' || fromEnv === 'contrary' ? fromEnv : 'reference';
 }
 
+/**
+ * The service shape tests face when they name none: `DECKGEN_SIM_SERVICE` (e.g. `DECKGEN_SIM_SERVICE=kling npx
+ * jest test/workflows/wait`), else `none`. No jest project sets it: a way to run any suite against one shape.
+ */
+export function defaultService(): ServiceShape {
+	const fromEnv = process.env.DECKGEN_SIM_SERVICE as ServiceShape | undefined;
+	return fromEnv && (SERVICE_SHAPE_NAMES as string[]).includes(fromEnv) ? fromEnv : 'none';
+}
+
 export function resolveProfile(name: ProfileName | undefined, choices: Partial<ProfileChoices> = {}): ProfileChoices & { name: ProfileName } {
 	const base = name ?? defaultProfileName();
 	const defined = Object.fromEntries(Object.entries(choices).filter(([, v]) => v !== undefined)) as Partial<ProfileChoices>;
-	return { ...PROFILES[base], ...defined, name: base };
+	return { ...PROFILES[base], service: defaultService(), ...defined, name: base };
 }
 
 /** Whether the create body needs `field` under this profile (tests fill exactly what is needed). */
