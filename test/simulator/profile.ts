@@ -7,6 +7,7 @@
 //
 // The table of both profiles is in README.md beside this file. Rules the contract does state hold in both
 // (test/conformance runs against each).
+import { SERVICE_SHAPE_NAMES, type ServiceShape } from './services';
 import type { StatusWords } from './types';
 
 export type ProfileName = 'reference' | 'alternate' | 'readings' | 'contrary';
@@ -128,6 +129,16 @@ export interface ProfileChoices {
 	 * '/v1/decks/{taskId}/versions' }` (`{taskId}` where the deck's id goes). Profile D moves all four.
 	 */
 	paths: EndpointPaths;
+	/**
+	 * The real service whose shapes the status read and the spending POSTs' success answers take (issue 31,
+	 * services.ts; README "Real services modelled"): `none` (this profile's own choices above), or one of
+	 * `slidespeak`, `gamma`, `presenton`, `replicate`, `runway`, `kling`, `heygen`, `fal`, `stability`, `minimax`,
+	 * `luma`, `suno`, `apify`. A shape replaces the choices about those bodies (createStatus, createResponse,
+	 * statusWords, statusMember, resultLinks, successEnvelope, statusWordShape, statusLinks, failureMember,
+	 * linksWhileRunning); every other choice keeps applying (fileLinks, fileLength, paths, the failure dialect…).
+	 * Not part of a profile: a test choice.
+	 */
+	service: ServiceShape;
 }
 
 /** The operations whose path the contract leaves open, by the simulator's route. */
@@ -164,6 +175,7 @@ export const PROFILES = {
 		optionLinks: 'url',
 		linksWhileRunning: false,
 		paths: {},
+		service: 'none',
 	},
 	alternate: {
 		createStatus: 201,
@@ -195,6 +207,7 @@ export const PROFILES = {
 		optionLinks: 'url',
 		linksWhileRunning: false,
 		paths: {},
+		service: 'none',
 	},
 } as Record<ProfileName, ProfileChoices>;
 
@@ -235,10 +248,19 @@ export function defaultProfileName(): ProfileName {
 	return fromEnv === 'alternate' || fromEnv === 'readings' || fromEnv === 'contrary' ? fromEnv : 'reference';
 }
 
+/**
+ * The service shape tests face when they name none: `DECKGEN_SIM_SERVICE` (e.g. `DECKGEN_SIM_SERVICE=kling npx
+ * jest test/workflows/wait`), else `none`. No jest project sets it: a way to run any suite against one shape.
+ */
+export function defaultService(): ServiceShape {
+	const fromEnv = process.env.DECKGEN_SIM_SERVICE as ServiceShape | undefined;
+	return fromEnv && (SERVICE_SHAPE_NAMES as string[]).includes(fromEnv) ? fromEnv : 'none';
+}
+
 export function resolveProfile(name: ProfileName | undefined, choices: Partial<ProfileChoices> = {}): ProfileChoices & { name: ProfileName } {
 	const base = name ?? defaultProfileName();
 	const defined = Object.fromEntries(Object.entries(choices).filter(([, v]) => v !== undefined)) as Partial<ProfileChoices>;
-	return { ...PROFILES[base], ...defined, name: base };
+	return { ...PROFILES[base], service: defaultService(), ...defined, name: base };
 }
 
 /** Whether the create body needs `field` under this profile (tests fill exactly what is needed). */
