@@ -159,8 +159,14 @@ export function getStatus(call: Call): Reply {
 	const { state, principal, now } = call;
 	const deck = state.decks.visible(call.params.taskId, principal.id);
 	if (!deck) return notFound();
-	if (state.profile.service !== 'none') return answered(serviceStatus(state.profile.service, deckView(state, deck, now)));
+	if (state.profile.service !== 'none') {
+		const view = deckView(state, deck, now);
+		const answer = serviceStatus(state.profile.service, view);
+		const extras = state.profile.statusExtras?.(view);
+		return answered(extras && answer.body ? { ...answer, body: { ...answer.body, ...extras } } : answer);
+	}
 	const s = deckState(deck, now);
+	const extras = state.profile.statusExtras?.(deckView(state, deck, now));
 	const words = state.statusWords;
 	const alternate = state.profile.createResponse === 'minimal';
 	// A partial deck (its pdf failed, its pptx is there) says `partial`, with the failed format's reason.
@@ -184,6 +190,7 @@ export function getStatus(call: Call): Reply {
 		...(s.phase === 'succeeded' && deck.video ? { videoUrl: `${APP}/decks/${deck.taskId}/video?version=${deck.version}` } : {}),
 		...(partial ? { formats: { pptx: { status: 'ready' }, pdf: { status: 'failed', error: PARTIAL_REASON } } } : {}),
 		...(s.phase === 'failed' ? failureRecord(state, deck) : {}),
+		...extras,
 	}));
 }
 
