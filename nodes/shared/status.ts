@@ -37,7 +37,7 @@ export const DEFAULT_STATUS_WORDS: StatusWords = {
 	running: [
 		'queued', 'pending', 'processing', 'running', 'in_progress', 'generating', 'started', 'created', 'accepted',
 		'submitted', 'sent', 'received', 'scheduled', 'waiting', 'starting', 'preparing', 'queueing', 'in_queue', 'rendering', 'retry', 'retrying',
-		'timing_out', 'aborting', 'cancelling', 'canceling', 'terminating', 'stopping',
+		'dreaming', 'throttled', 'timing_out', 'aborting', 'cancelling', 'canceling', 'terminating', 'stopping',
 	],
 };
 
