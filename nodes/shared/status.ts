@@ -347,7 +347,7 @@ const RESULT_MEMBERS = new Set([
 ]);
 
 /** Texts that say "no error" (an empty failure member): a service's null written out, an ok, a zero. */
-const EMPTY_TEXTS = new Set(['', 'none', 'null', 'nil', 'undefined', 'n/a', 'na', '0', 'ok', 'success', 'false', 'no error', 'no_error']);
+const EMPTY_TEXTS = new Set(['', 'none', 'null', 'nil', 'undefined', 'n/a', 'na', '0', 'ok', 'success', 'succeed', 'succeeded', 'false', 'no error', 'no_error']);
 
 /** A failure member's content as words: a text, an object's message, a list's entries. Undefined: empty. */
 function failureText(value: unknown, depth = 0): string | undefined {

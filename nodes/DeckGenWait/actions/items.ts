@@ -106,12 +106,12 @@ function serviceFailureFields(taskId: string, failure: ServiceFailure): IDataObj
 	return fields;
 }
 
-/** The deck itself ended failed: say so with the failure reason of its record (judgeStatus), or whatever else it explains. */
+/**
+ * The deck itself ended failed: say so with the failure reason of its record (judgeStatus, which also
+ * reads a status message, never an envelope's "Success" about the request).
+ */
 function deckFailureFields(report: DeckReport): IDataObject {
-	const body = report.body ?? {};
-	const explained = [report.judgement?.failureReason, body.detail, body.message].find(
-		(value): value is string => typeof value === 'string' && value !== '',
-	);
+	const explained = report.judgement?.failureReason || undefined;
 	return {
 		error: `Deck ${report.taskId} failed (status "${report.status ?? ''}")${explained ? `: ${explained}` : ''}`,
 		detail: explained ?? `The service reported the status "${report.status ?? ''}"`,
