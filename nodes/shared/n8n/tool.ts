@@ -243,10 +243,11 @@ function clientActionMessage(node: INode, json: IDataObject, expected: string): 
 	switch (json.cta) {
 		case 'confirm_slide_surcharge': {
 			const confirm = argumentOf(node, 'confirmSlideSurcharge');
+			// Behind n8n's human review the call itself is how the person is asked: the reviewer sees it confirm the surcharge.
 			const how = confirm
-				? `Only after the person approved, call Create again with the same arguments, ${confirm} true and ${expected} ${price ?? 'the new price'}.`
+				? `Show them the price and ask, or, where a person reviews every call of this tool before it runs (n8n's human review), call again and the reviewer decides. To accept it, call Create again with the same arguments, ${confirm} true and ${expected} ${price ?? 'the new price'}.`
 				: 'This tool cannot confirm a surcharge (its confirmation is fixed in the workflow): the person must approve it in the workflow, or ask for fewer slides.';
-			return `The slide count carries a surcharge${price !== undefined ? `: the price is ${price} credits` : ''}. Nothing was charged. Only the person who pays may accept a surcharge: show them the price and ask. ${how} Never confirm a surcharge on your own.`;
+			return `The slide count carries a surcharge${price !== undefined ? `: the price is ${price} credits` : ''}. Nothing was charged. Only the person who pays may accept a surcharge. ${how} Never confirm a surcharge on your own.`;
 		}
 		case 'upgrade_for_slides': {
 			const slides = argumentOf(node, 'slideCount');
