@@ -9,10 +9,7 @@ import {
 import { CREDENTIAL_TEST_METHOD, deckGenApiTest } from '../shared/n8n/credentialTest';
 import { properties, TASK_ID_EXPRESSION_VERSION } from './actions/descriptions';
 import { OUTPUT_NAMES } from './actions/outputs';
-import { router } from './actions/router';
-
-export { TASK_ID_EXPRESSION_VERSION } from './actions/descriptions';
-export { pollInterval, UNSAVED_PROGRESS_HINT } from './actions/waitUntilDone.mode';
+import { batch } from './actions/batch';
 
 export class DeckGenWait implements INodeType {
 	description: INodeTypeDescription = {
@@ -42,6 +39,6 @@ export class DeckGenWait implements INodeType {
 	methods = { credentialTest: { [CREDENTIAL_TEST_METHOD]: deckGenApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await batch.call(this);
 	}
 }

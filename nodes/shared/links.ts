@@ -76,10 +76,16 @@ function isHttpUrl(text: string): boolean {
 	}
 }
 
+/** A file name or address ending in an image format: a preview, a thumbnail, a slide picture, never the deck. */
+const IMAGE_FILE = /\.(png|jpe?g|webp|gif|svg|heic|heif|avif|bmp|tiff?|ico)(?:$|[?#])/i;
+
+/** Words for things about a deck that are not its file: a preview, a thumbnail, a page of the app, the status, help. */
+const NOT_THE_FILE = /preview|thumbnail|thumb|poster|image|avatar|logo|icon|web_?url|app_?url|(?<!cr)edit|viewer|embed|share|self|status|callback|webhook|stream|cancel|logs?\b|docs?\b|help/i;
+
 /**
  * What a link's path and URL say about it: words for the deck file raise it, words for pages that
- * are not the file (a preview, a thumbnail, the status itself, a video) lower it. Earlier entries
- * of a body win ties, so the service's own order decides between equals.
+ * are not the file (a preview, a thumbnail, an image, the app's page, the status itself, a video)
+ * lower it. Earlier entries of a body win ties, so the service's own order decides between equals.
  */
 const SIGNALS: Array<[RegExp, number]> = [
 	[/pptx|powerpoint|presentation/i, 60],
@@ -87,22 +93,41 @@ const SIGNALS: Array<[RegExp, number]> = [
 	[/download|export|file|result|output|artifact/i, 30],
 	[/deck|slides?/i, 20],
 	[/url|href|link/i, 5],
-	[/preview|thumbnail|thumb|image|avatar|logo|icon|web_?url|app_?url|self|status|callback|webhook|docs?\b|help/i, -60],
+	[NOT_THE_FILE, -60],
 	[/video|mp4/i, -40],
 ];
 
+/** What names the deck's own file: its format (pptx, pdf, key, odp) or a download or export of it. */
+const DECK_FILE = /pptx?\b|\.pptx?|powerpoint|\bpdf\b|[._/]pdf\b|pdf_?url|_pdf|\.(key|odp)\b|download|export/i;
+
 function score(link: FoundLink, signals: Array<[RegExp, number]> = SIGNALS): number {
-	const text = `${link.path} ${pathnameOf(link.url)}`;
-	return signals.reduce((sum, [pattern, weight]) => (pattern.test(text) ? sum + weight : sum), 0);
+	const pathname = pathnameOf(link.url);
+	const text = `${link.path} ${pathname}`;
+	const sum = signals.reduce((total, [pattern, weight]) => (pattern.test(text) ? total + weight : total), 0);
+	// an image file is a preview whatever its member is called (`output[0]`, `files.cover`)
+	return signals === SIGNALS && IMAGE_FILE.test(pathname) ? sum - 100 : sum;
 }
 
 /**
  * Whether a link is the deck to hand over, not only a page about it: its path or address names the
  * file (pptx, pdf, presentation), a download, export, file, result or output, or the deck or slides,
- * and nothing that makes it a preview, a status or the app's page (SIGNALS). A bare `url` is not enough.
+ * and nothing that makes it a preview, an image, a status or the app's page (SIGNALS). A bare `url`
+ * is not enough. `strict` (the record says the deck is still being made): only a link that names the
+ * deck's file format or a download/export, since services put previews and intermediate files in
+ * `output` before the end.
  */
-export function isDeliverable(link: FoundLink): boolean {
-	return score(link) >= 20;
+export function isDeliverable(link: FoundLink, strict = false): boolean {
+	return score(link) >= 20 && (!strict || DECK_FILE.test(`${link.path} ${pathnameOf(link.url)}`));
+}
+
+/** Whether a text that is not a link (a storage key, a file name) names a preview or an image. */
+export function isPreviewText(text: string): boolean {
+	return IMAGE_FILE.test(text) || NOT_THE_FILE.test(text);
+}
+
+/** Whether a text names the deck's own file: its format, or a download or export of it. */
+export function namesDeckFile(text: string): boolean {
+	return DECK_FILE.test(text);
 }
 
 function pathnameOf(url: string): string {
@@ -113,9 +138,17 @@ function pathnameOf(url: string): string {
 	}
 }
 
-/** The link most likely to be the deck file; undefined only when the body has no link at all. */
+/**
+ * The link most likely to be the deck file: the best of a body's links that is not a preview or an
+ * image (a record with a preview beside its file hands over the file); undefined when none is left.
+ */
 export function pickDeckUrl(links: FoundLink[]): string | undefined {
-	return bestBy(links, SIGNALS)?.url;
+	return bestBy(links.filter((link) => !isPreviewLink(link)), SIGNALS)?.url;
+}
+
+/** A preview: an image file, or a link whose name says preview, thumbnail or image. */
+function isPreviewLink(link: FoundLink): boolean {
+	return IMAGE_FILE.test(pathnameOf(link.url)) || /preview|thumbnail|thumb|poster|image/i.test(link.path);
 }
 
 /** What makes a link in a refusal the way forward (checkout, subscription, settings) or only documentation. */

@@ -104,6 +104,8 @@ export interface DeckReport {
 	judgement?: StatusJudgement;
 	/** The service's status word, exactly as it came. */
 	status?: string;
+	/** A word on no list that the last reads all sent: how many reads, since when (for the note and the hint). */
+	unknownWord?: { word: string; reads: number; firstAt: number };
 	/** The latest status body. */
 	body?: Record<string, unknown>;
 	requestId?: string;
@@ -132,6 +134,11 @@ export interface PollerOptions {
 	gate?: CredentialGate;
 	/** The URL a deck's status is read from: root-relative links in it are resolved against it. */
 	statusUrl?: (taskId: string) => string;
+	/**
+	 * Told once per deck, while the wait goes on, when the service has sent the same word on no list
+	 * UNKNOWN_WORD_NOTICE_READS times in a row: a word that never changes is said early, not at Max Wait.
+	 */
+	onUnknownWord?: (taskId: string, word: string, note: string) => void;
 	maxInFlight?: number;
 }
 
@@ -189,6 +196,7 @@ interface Poller {
 	signal?: AbortSignal;
 	gate?: CredentialGate;
 	statusUrl?: PollerOptions['statusUrl'];
+	onUnknownWord?: PollerOptions['onUnknownWord'];
 	maxInFlight: number;
 	start: number;
 	/** A 401 or 403: the answer every deck would get, so every deck still waiting fails with it. */
@@ -240,6 +248,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 		signal: options.signal,
 		gate: options.gate,
 		statusUrl: options.statusUrl,
+		onUnknownWord: options.onUnknownWord,
 		maxInFlight: Math.max(1, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT),
 		start: now(),
 	};
@@ -454,9 +463,11 @@ function settle(poller: Poller, deck: Deck, result: CallResult): boolean {
 	const { outcome } = result;
 	if (outcome.route === 'success') {
 		report.body = outcome.body;
-		report.judgement = judgeStatus(outcome.body, deck.spec.words, poller.statusUrl?.(deck.spec.taskId));
+		const earlier = report.unknownWord && { word: report.unknownWord.word, reads: report.unknownWord.reads, seconds: Math.round((poller.now() - report.unknownWord.firstAt) / 1000) };
+		report.judgement = judgeStatus(outcome.body, { words: deck.spec.words, resolveAgainst: poller.statusUrl?.(deck.spec.taskId), httpStatus: outcome.status, earlier });
 		report.status = report.judgement.word;
 		report.state = report.judgement.state;
+		noteUnknownWord(poller, report);
 		report.requestId = outcome.requestId;
 		delete report.failure;
 		if (report.state === 'succeeded') finish(poller, deck, 'completed');
@@ -470,6 +481,21 @@ function settle(poller: Poller, deck: Deck, result: CallResult): boolean {
 	if (CREDENTIAL_STATUSES.has(failure.status)) poller.credentialFailure ??= failure;
 	finish(poller, deck, 'failed', failure);
 	return true;
+}
+
+/** Reads of the same word on no list, in a row, after which the wait says so (onUnknownWord). */
+export const UNKNOWN_WORD_NOTICE_READS = 3;
+
+/** Counts the reads that sent the same word on no list in a row (a word that never changes is said early). */
+function noteUnknownWord(poller: Poller, report: DeckReport): void {
+	const { word, wordState } = report.judgement ?? {};
+	if (word === undefined || wordState !== 'unknown' || report.state !== 'unknown') {
+		delete report.unknownWord;
+		return;
+	}
+	if (report.unknownWord?.word === word) report.unknownWord.reads++;
+	else report.unknownWord = { word, reads: 1, firstAt: poller.now() };
+	if (report.unknownWord.reads === UNKNOWN_WORD_NOTICE_READS && report.judgement?.note) poller.onUnknownWord?.(report.taskId, word, report.judgement.note);
 }
 
 function finish(poller: Poller, deck: Deck, outcome: WaitOutcome, failure?: ServiceFailure): void {

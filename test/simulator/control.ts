@@ -24,6 +24,8 @@ export function createControl(state: SimState): SimulatorControl {
 			const deck = state.decks.create(key.principalId, key.id, state.now(), state.limits.maxVersions, ['en'], {
 				durationMs: spec.durationMs,
 				outcome: spec.outcome,
+				failureKind: spec.failureKind,
+				endingMs: spec.endingMs,
 				status: spec.status,
 			});
 			return deck.taskId;

@@ -2,7 +2,7 @@
 // translation or video); its status is derived from the clock, never stored, so advancing the clock is
 // all it takes to move decks along.
 import type { Rng } from './rng';
-import type { DeckSnapshot } from './types';
+import type { DeckOutcome, DeckSnapshot, FailureKind } from './types';
 
 export type Phase = 'queued' | 'running' | 'succeeded' | 'failed';
 export type JobKind = 'create' | 'revision' | 'translation' | 'video';
@@ -12,6 +12,24 @@ export interface Job {
 	startedAt: number;
 	durationMs: number;
 	outcome: 'succeeded' | 'failed';
+	/** A failed job's kind (how real services tell failures apart); `error` when not set. */
+	failureKind?: FailureKind;
+	/** A succeeded job whose PDF export failed: the deck (pptx) is there, the pdf is not. */
+	partial?: boolean;
+	/**
+	 * A failed job of kind timeout, aborted or cancelled spends its last `endingMs` still running but ending
+	 * (a service with such words says "timing out", "aborting", "cancelling" then).
+	 */
+	endingMs?: number;
+}
+
+/** What a seeded deck ends as, and how. */
+export interface JobOverride {
+	durationMs?: number;
+	outcome?: DeckOutcome;
+	failureKind?: FailureKind;
+	endingMs?: number;
+	status?: string;
 }
 
 export interface Deck {
@@ -43,6 +61,15 @@ export interface DeckState {
 
 /** Share of a job spent queued before it starts running. */
 const QUEUED_SHARE = 0.05;
+
+/** The way a running job is ending (its last `endingMs` before a timeout, abort or cancel), or undefined. */
+export function endingOf(deck: Deck, now: number): Exclude<FailureKind, 'error' | 'moderated'> | undefined {
+	const { outcome, failureKind, endingMs, startedAt, durationMs } = deck.job;
+	if (outcome !== 'failed' || !endingMs || deck.held) return undefined;
+	if (failureKind !== 'timeout' && failureKind !== 'aborted' && failureKind !== 'cancelled') return undefined;
+	const doneAt = startedAt + durationMs;
+	return now < doneAt && now >= doneAt - endingMs ? failureKind : undefined;
+}
 
 export function deckState(deck: Deck, now: number): DeckState {
 	const { startedAt, durationMs, outcome } = deck.job;
@@ -86,7 +113,7 @@ export class DeckStore {
 		now: number,
 		maxVersions: number,
 		languages: string[],
-		override: { durationMs?: number; outcome?: 'succeeded' | 'failed'; status?: string } = {},
+		override: JobOverride = {},
 		materialIds: string[] = [],
 	): Deck {
 		const drawn = this.draw();
@@ -105,7 +132,10 @@ export class DeckStore {
 				kind: 'create',
 				startedAt: now,
 				durationMs: override.durationMs ?? drawn.durationMs,
-				outcome: override.outcome ?? drawn.outcome,
+				outcome: override.outcome === 'partial' ? 'succeeded' : (override.outcome ?? drawn.outcome),
+				...(override.outcome === 'partial' ? { partial: true } : {}),
+				...(override.failureKind ? { failureKind: override.failureKind } : {}),
+				...(override.endingMs ? { endingMs: override.endingMs } : {}),
 			},
 			statusOverride: override.status,
 		};
@@ -145,6 +175,8 @@ export class DeckStore {
 			taskId: deck.taskId,
 			principalId: deck.principalId,
 			phase: s.phase,
+			...(s.phase === 'failed' ? { failureKind: deck.job.failureKind ?? 'error' } : {}),
+			...(s.phase === 'succeeded' && deck.job.partial ? { partial: true } : {}),
 			progress: s.progress,
 			version: deck.version,
 			maxVersions: deck.maxVersions,

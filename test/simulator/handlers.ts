@@ -3,7 +3,7 @@
 import type { KeyRecord, Principal } from './accounts';
 import { parseScopes } from './auth';
 import { iso, startOfNextMonth } from './clock';
-import { deckState, type Deck } from './decks';
+import { deckState, endingOf, type Deck } from './decks';
 import { checkFile, fileIssue, sha256 } from './materials';
 import type { Part } from './multipart';
 import {
@@ -19,6 +19,7 @@ import {
 import { DEFAULT_SLIDE_COUNT, priceDrift, quoteCreate, quoteRevision, quoteTranslation } from './pricing';
 import { conflict, notFound, problem, validationFailed, type ValidationIssue } from './problem';
 import { json, raw, type Reply } from './reply';
+import { FAILURE_REASONS, PARTIAL_REASON, serviceCreated, serviceStatus, type DeckView, type ServiceAnswer } from './services';
 import type { SimState } from './state';
 
 export interface Call {
@@ -41,8 +42,9 @@ function statusField(state: SimState, word: string): Record<string, unknown> {
 	return { [state.profile.statusMember]: state.profile.statusWordShape === 'object' ? { code: word } : word };
 }
 
-/** Success of a spending POST, with the profile's status code. */
-function accepted(state: SimState, value: Record<string, unknown>): Reply {
+/** Success of a spending POST, with the profile's status code, or in the shape of the service it speaks. */
+function accepted(state: SimState, value: Record<string, unknown>, deck: Deck, now: number): Reply {
+	if (state.profile.service !== 'none') return answered(serviceCreated(state.profile.service, deckView(state, deck, now)));
 	const seeOther = state.profile.createStatus === 303 && typeof value.taskId === 'string';
 	const headers: Record<string, string> = seeOther ? { location: `/v1/decks/${encodeURIComponent(value.taskId as string)}/status` } : {};
 	return json(state.profile.createStatus, enveloped(state, value), headers);
@@ -141,7 +143,7 @@ export function createDeck(call: Call): Reply {
 	const deck = state.decks.create(principal.id, call.key.id, now, state.limits.maxVersions, [outputLanguage, ...languages], {}, ((body.material_ids as Array<string | number> | undefined) ?? []).map(String));
 	commitSpend(call, 'create', quote.credits, deck.taskId);
 	if (state.profile.createResponse === 'minimal') {
-		return accepted(state, { taskId: deck.taskId, ...statusField(state, state.statusWords.queued), _links: { status: `/v1/decks/${deck.taskId}/status` } });
+		return accepted(state, { taskId: deck.taskId, ...statusField(state, state.statusWords.queued), _links: { status: `/v1/decks/${deck.taskId}/status` } }, deck, now);
 	}
 	return accepted(state, {
 		taskId: deck.taskId,
@@ -150,19 +152,28 @@ export function createDeck(call: Call): Reply {
 		createdAt: iso(now),
 		version: deck.version,
 		max_versions: deck.maxVersions,
-	});
+	}, deck, now);
 }
 
 export function getStatus(call: Call): Reply {
 	const { state, principal, now } = call;
 	const deck = state.decks.visible(call.params.taskId, principal.id);
 	if (!deck) return notFound();
+	if (state.profile.service !== 'none') {
+		const view = deckView(state, deck, now);
+		const answer = serviceStatus(state.profile.service, view);
+		const extras = state.profile.statusExtras?.(view);
+		return answered(extras && answer.body ? { ...answer, body: { ...answer.body, ...extras } } : answer);
+	}
 	const s = deckState(deck, now);
+	const extras = state.profile.statusExtras?.(deckView(state, deck, now));
 	const words = state.statusWords;
 	const alternate = state.profile.createResponse === 'minimal';
+	// A partial deck (its pdf failed, its pptx is there) says `partial`, with the failed format's reason.
+	const partial = s.phase === 'succeeded' && deck.job.partial === true;
 	return json(200, enveloped(state, {
 		taskId: deck.taskId,
-		...statusField(state, deck.statusOverride ?? words[s.phase]),
+		...statusField(state, deck.statusOverride ?? (partial ? 'partial' : words[s.phase])),
 		progress: s.progress,
 		version: deck.version,
 		max_versions: deck.maxVersions,
@@ -177,14 +188,46 @@ export function getStatus(call: Call): Reply {
 				: resultLinks(state, deck, now)
 			: {}),
 		...(s.phase === 'succeeded' && deck.video ? { videoUrl: `${APP}/decks/${deck.taskId}/video?version=${deck.version}` } : {}),
-		...(s.phase === 'failed' ? failureRecord(state) : {}),
+		...(partial ? { formats: { pptx: { status: 'ready' }, pdf: { status: 'failed', error: PARTIAL_REASON } } } : {}),
+		...(s.phase === 'failed' ? failureRecord(state, deck) : {}),
+		...extras,
 	}));
 }
 
-const FAILURE = { code: 'generation_failed', message: 'The deck could not be generated. Start a new deck.' };
+/** A service shape's answer as a reply: its JSON, or an empty body. */
+function answered(answer: ServiceAnswer): Reply {
+	return answer.body ? json(answer.status, answer.body) : { status: answer.status, headers: {}, body: { kind: 'empty' } };
+}
 
-/** A failed deck's reason, where the profile puts it (`failureMember`). */
-function failureRecord(state: SimState): Record<string, unknown> {
+/** A small PNG (its signature and an IHDR), what a preview image is here. */
+const PREVIEW_PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452000000100000000908060000', 'hex'), Buffer.alloc(64, 0)]);
+
+/** What a service shape may say about a deck now (services.ts): its phase, how it ends, its links. */
+function deckView(state: SimState, deck: Deck, now: number): DeckView {
+	const s = deckState(deck, now);
+	const partial = s.phase === 'succeeded' && deck.job.partial === true;
+	const ending = s.phase === 'running' ? endingOf(deck, now) : undefined;
+	return {
+		taskId: deck.taskId,
+		version: deck.version,
+		phase: s.phase,
+		...(ending ? { ending } : {}),
+		failureKind: deck.job.failureKind ?? 'error',
+		partial,
+		progress: s.progress,
+		createdAt: deck.createdAt,
+		updatedAt: s.updatedAt,
+		pptx: () => fileUrl(state, deck, 'pptx'),
+		pdf: () => (partial ? undefined : fileUrl(state, deck, 'pdf')),
+		preview: (n) => state.storage.put(`/decks/${deck.taskId}/v${deck.version}/preview-${n}.png`, { data: PREVIEW_PNG, contentType: 'image/png' }),
+		appPage: `${APP}/decks/${deck.taskId}`,
+		statusUrl: `${state.publicUrl}/v1/decks/${encodeURIComponent(deck.taskId)}/status`,
+	};
+}
+
+/** A failed deck's reason (by its failure kind), where the profile puts it (`failureMember`). */
+function failureRecord(state: SimState, deck: Deck): Record<string, unknown> {
+	const FAILURE = FAILURE_REASONS[deck.job.failureKind ?? 'error'];
 	switch (state.profile.failureMember) {
 		case 'error':
 			return { error: FAILURE };
@@ -264,7 +307,8 @@ export function getDeckFile(call: Call): Reply {
 	const { state, principal, now } = call;
 	const deck = state.decks.visible(call.params.taskId, principal.id);
 	const format = /^deck\.(pptx|pdf)$/.exec(call.params.name)?.[1] as DeckFormat | undefined;
-	if (!deck || !format || deckState(deck, now).phase !== 'succeeded') return notFound();
+	// a partial deck's pdf failed: only its pptx is there
+	if (!deck || !format || deckState(deck, now).phase !== 'succeeded' || (format === 'pdf' && deck.job.partial)) return notFound();
 	if (state.profile.fileLinks === 'redirect') {
 		const location = state.storage.put(`/decks/${deck.taskId}/v${deck.version}/${deckFileName(deck, format)}`, { data: deckFile(state, deck, format), contentType: DECK_FILE_TYPES[format] });
 		return { status: 302, headers: { location }, body: { kind: 'empty' } };
@@ -318,7 +362,7 @@ export function createRevision(call: Call): Reply {
 	deck.version++;
 	state.decks.startJob(deck, 'revision', now);
 	commitSpend(call, 'revision', credits, deck.taskId);
-	return accepted(state, { taskId: deck.taskId, version: deck.version, ...statusField(state, state.statusWords.queued), creditsCharged: credits });
+	return accepted(state, { taskId: deck.taskId, version: deck.version, ...statusField(state, state.statusWords.queued), creditsCharged: credits }, deck, now);
 }
 
 export function createTranslation(call: Call): Reply {
@@ -334,7 +378,7 @@ export function createTranslation(call: Call): Reply {
 	deck.languages.push(...languages.filter((l) => !deck.languages.includes(l)));
 	state.decks.startJob(deck, 'translation', now);
 	commitSpend(call, 'translation', credits, deck.taskId);
-	return accepted(state, { taskId: deck.taskId, ...statusField(state, state.statusWords.queued), languages, creditsCharged: credits });
+	return accepted(state, { taskId: deck.taskId, ...statusField(state, state.statusWords.queued), languages, creditsCharged: credits }, deck, now);
 }
 
 export function createVideo(call: Call): Reply {
@@ -349,7 +393,7 @@ export function createVideo(call: Call): Reply {
 	deck.video = true;
 	state.decks.startJob(deck, 'video', now);
 	commitSpend(call, 'video', credits, deck.taskId);
-	return accepted(state, { taskId: deck.taskId, ...statusField(state, state.statusWords.queued), creditsCharged: credits });
+	return accepted(state, { taskId: deck.taskId, ...statusField(state, state.statusWords.queued), creditsCharged: credits }, deck, now);
 }
 
 export function uploadMaterial(call: Call): Reply {

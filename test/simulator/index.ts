@@ -15,10 +15,12 @@
 //   decks.ts       decks and jobs on the sim clock                  clock.ts  speed or manual clock
 //   validation.ts  strict bodies, 422 in the framework shape        problem.ts / reply.ts  answer shapes
 //   profile.ts     the choices for the contract's gaps (reference / alternate)   storage.ts  presigned-storage stand-in
+//   services.ts    real services' shapes of the status read and create answers (choice `service`, issue 31)
 //   faults.ts      seeded fault plan    ledger.ts  requests and charges    control.ts  test control surface
 import type { AddressInfo } from 'node:net';
 import { createControl } from './control';
 import { createServer } from './server';
+import { SERVICE_SHAPES } from './services';
 import { SimState } from './state';
 import type { Simulator, SimulatorOptions } from './types';
 
@@ -28,7 +30,9 @@ export type {
 	Capability,
 	Charge,
 	CreatedAccount,
+	DeckOutcome,
 	DeckSnapshot,
+	FailureKind,
 	DemoKeyName,
 	DemoKeys,
 	FaultKind,
@@ -48,6 +52,16 @@ export { DEMO_KEY_DESCRIPTIONS } from './demo';
 export { DEFAULT_LIMITS, DEFAULT_STATUS_WORDS } from './state';
 export { PROFILES, createRequires, type ProfileChoices, type ProfileName, type ResultLinks } from './profile';
 export type { StorageRequest } from './storage';
+export {
+	FAILURE_KINDS,
+	FAILURE_REASONS,
+	PARTIAL_REASON,
+	SERVICE_SHAPES,
+	SERVICE_SHAPE_NAMES,
+	valueAt,
+	type ServiceShape,
+	type ServiceShapeSpec,
+} from './services';
 export { DEFAULT_PRICES } from './pricing';
 export { RECOGNIZED_ACTIONS, RECOGNIZED_RESOURCES } from './auth';
 export { PROBLEM_TYPE_BASE } from './problem';
@@ -69,6 +83,7 @@ export async function start(opts: SimulatorOptions = {}): Promise<Simulator> {
 	return {
 		url: state.publicUrl,
 		profile: state.profile,
+		...(state.profile.service !== 'none' ? { serviceShape: SERVICE_SHAPES[state.profile.service] } : {}),
 		storage: state.storage,
 		keys: state.keys,
 		ledger: state.ledger,

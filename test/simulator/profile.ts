@@ -7,6 +7,7 @@
 //
 // The table of both profiles is in README.md beside this file. Rules the contract does state hold in both
 // (test/conformance runs against each).
+import { SERVICE_SHAPE_NAMES, type DeckView, type ServiceShape } from './services';
 import type { StatusWords } from './types';
 
 export type ProfileName = 'reference' | 'alternate' | 'readings' | 'contrary';
@@ -128,6 +129,24 @@ export interface ProfileChoices {
 	 * '/v1/decks/{taskId}/versions' }` (`{taskId}` where the deck's id goes). Profile D moves all four.
 	 */
 	paths: EndpointPaths;
+	/**
+	 * The real service whose shapes the status read and the spending POSTs' success answers take (issue 31,
+	 * services.ts; README "Real services modelled"): `none` (this profile's own choices above), or one of
+	 * `slidespeak`, `gamma`, `presenton`, `replicate`, `runway`, `kling`, `heygen`, `fal`, `stability`, `minimax`,
+	 * `luma`, `suno`, `apify`. A shape replaces the choices about those bodies (createStatus, createResponse,
+	 * statusWords, statusMember, resultLinks, successEnvelope, statusWordShape, statusLinks, failureMember,
+	 * linksWhileRunning); every other choice keeps applying (fileLinks, fileLength, paths, the failure dialect…).
+	 * Not part of a profile: a test choice.
+	 */
+	service: ServiceShape;
+	/**
+	 * Members a service writes into a status record without meaning them (issue 31, class 4), merged over the
+	 * record's own (the service shape's top level, or this profile's record): e.g. a finished deck whose
+	 * `progress` stopped at 99, an empty `error: {code: 0, message: ""}`, a `warnings` list, or a preview in
+	 * `output` while the deck runs. Called for every status read with what the simulator knows of the deck.
+	 * Not part of a profile: a test choice.
+	 */
+	statusExtras?: (deck: DeckView) => Record<string, unknown> | undefined;
 }
 
 /** The operations whose path the contract leaves open, by the simulator's route. */
@@ -164,6 +183,7 @@ export const PROFILES = {
 		optionLinks: 'url',
 		linksWhileRunning: false,
 		paths: {},
+		service: 'none',
 	},
 	alternate: {
 		createStatus: 201,
@@ -195,6 +215,7 @@ export const PROFILES = {
 		optionLinks: 'url',
 		linksWhileRunning: false,
 		paths: {},
+		service: 'none',
 	},
 } as Record<ProfileName, ProfileChoices>;
 
@@ -215,16 +236,16 @@ PROFILES.readings = {
  * Profile D ("contrary"): the readings of issue 26, where the word alone misleads. The running deck says
  * `done` (a success word of the default map) at progress below 100 with nothing to hand over; the finished
  * deck says `processed` (on no list) with its files; the failed deck says `completed` (a success word) with
- * its reason under `failureReason`; a running deck's record already carries its file links (its progress
- * says it is not done). 402 options carry their links HAL-style (`_links.checkout.href`). The upload,
- * revisions, translations and video are served at other paths.
+ * its reason under `failureReason`. 402 options carry their links HAL-style (`_links.checkout.href`). The
+ * upload, revisions, translations and video are served at other paths. (Until issue 31 its running deck also
+ * carried its file links early; a success word beside the deck's file is believed since, whatever the
+ * progress says, so a deployment that does both must list its running word: judgement.test.ts shows both.)
  */
 PROFILES.contrary = {
 	...PROFILES.alternate,
 	statusWords: { queued: 'accepted', running: 'done', succeeded: 'processed', failed: 'completed' },
 	failureMember: 'failureReason',
 	optionLinks: 'hal',
-	linksWhileRunning: true,
 	// the operations the contract shows no path for, served elsewhere (the tests' credential names them)
 	paths: { materials: '/v1/files', revisions: '/v1/decks/{taskId}/versions', translations: '/v1/translations/{taskId}', video: '/v1/decks/{taskId}/videos' },
 };
@@ -235,10 +256,19 @@ export function defaultProfileName(): ProfileName {
 	return fromEnv === 'alternate' || fromEnv === 'readings' || fromEnv === 'contrary' ? fromEnv : 'reference';
 }
 
+/**
+ * The service shape tests face when they name none: `DECKGEN_SIM_SERVICE` (e.g. `DECKGEN_SIM_SERVICE=kling npx
+ * jest test/workflows/wait`), else `none`. No jest project sets it: a way to run any suite against one shape.
+ */
+export function defaultService(): ServiceShape {
+	const fromEnv = process.env.DECKGEN_SIM_SERVICE as ServiceShape | undefined;
+	return fromEnv && (SERVICE_SHAPE_NAMES as string[]).includes(fromEnv) ? fromEnv : 'none';
+}
+
 export function resolveProfile(name: ProfileName | undefined, choices: Partial<ProfileChoices> = {}): ProfileChoices & { name: ProfileName } {
 	const base = name ?? defaultProfileName();
 	const defined = Object.fromEntries(Object.entries(choices).filter(([, v]) => v !== undefined)) as Partial<ProfileChoices>;
-	return { ...PROFILES[base], ...defined, name: base };
+	return { ...PROFILES[base], service: defaultService(), ...defined, name: base };
 }
 
 /** Whether the create body needs `field` under this profile (tests fill exactly what is needed). */

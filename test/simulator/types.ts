@@ -1,4 +1,5 @@
 import type { ProfileChoices, ProfileName } from './profile';
+import type { ServiceShapeSpec } from './services';
 import type { StorageRequest } from './storage';
 
 // Public types of the reference simulator. Other test code imports these through index.ts;
@@ -239,12 +240,28 @@ export interface CreatedAccount {
 	principalId: string;
 }
 
+/**
+ * How a deck ends: `succeeded`; `failed` (of a `FailureKind`); `partial`: the deck (pptx) is made and one
+ * format (the pdf) failed, so the download is still offered.
+ */
+export type DeckOutcome = 'succeeded' | 'failed' | 'partial';
+
+/** The failures real services tell apart (services.ts maps each to a service's own words). */
+export type FailureKind = 'error' | 'timeout' | 'aborted' | 'cancelled' | 'moderated';
+
 export interface SeedDeckSpec {
 	/** The API key whose principal owns the deck. */
 	key: string;
 	/** Sim-ms until the deck reaches its outcome; default drawn from deckDurationMs. */
 	durationMs?: number;
-	outcome?: 'succeeded' | 'failed';
+	outcome?: DeckOutcome;
+	/** A failed deck's kind (default `error`). */
+	failureKind?: FailureKind;
+	/**
+	 * A deck failing by timeout, abort or cancel spends this last stretch (sim-ms) before its end still
+	 * running but ending: where the service has the words, its status says "timing out", "aborting", "cancelling".
+	 */
+	endingMs?: number;
 	/** A status word the status endpoint returns verbatim (an override, kept until cleared). */
 	status?: string;
 }
@@ -253,6 +270,9 @@ export interface DeckSnapshot {
 	taskId: string;
 	principalId: string;
 	phase: 'queued' | 'running' | 'succeeded' | 'failed';
+	/** A failed deck's kind; a succeeded deck whose pdf failed is `partial`. */
+	failureKind?: FailureKind;
+	partial?: boolean;
 	progress: number;
 	version: number;
 	maxVersions: number;
@@ -299,6 +319,8 @@ export interface Simulator {
 	url: string;
 	/** The choices this simulator makes for the contract's gaps (profile plus overrides). */
 	profile: Readonly<ProfileChoices & { name: ProfileName }>;
+	/** What a correct client must conclude from the service shape this simulator speaks (`service` choice), if any. */
+	serviceShape?: ServiceShapeSpec;
 	/** The presigned-storage stand-in on another origin: its URL and every request it got. */
 	storage: { url: string; readonly requests: ReadonlyArray<StorageRequest> };
 	keys: DemoKeys;

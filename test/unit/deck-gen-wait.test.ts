@@ -2,7 +2,8 @@
  * The parts of the wait node that a workflow against the loopback simulator cannot show: the
  * real service is never polled faster than every 5 seconds.
  */
-import { DeckGenWait, pollInterval } from '../../nodes/DeckGenWait/DeckGenWait.node';
+import { pollInterval } from '../../nodes/DeckGenWait/actions/waitUntilDone.mode';
+import { DeckGenWait } from '../../nodes/DeckGenWait/DeckGenWait.node';
 import { isLoopback } from '../../nodes/shared/n8n/service';
 
 describe('Deck Generator Wait: poll interval', () => {

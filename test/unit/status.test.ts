@@ -12,6 +12,8 @@ import {
 	type DeckState,
 } from '../../nodes/shared/status';
 
+const fieldsOf = (...args: Parameters<typeof withState>) => withState(...args).fields;
+
 /** design.md, "Default status map", copied word for word. */
 const DESIGN_MAP: Array<[string, DeckState]> = [
 	...['completed', 'complete', 'done', 'succeeded', 'success', 'ready', 'finished'].map((w) => [w, 'succeeded'] as [string, DeckState]),
@@ -28,10 +30,54 @@ describe('the default status map', () => {
 		expect(stateOf(word)).toBe(state);
 	});
 
-	it('has exactly the words of design.md, each in one list', () => {
+	it('keeps every word of design.md in its list, each word in one list', () => {
 		const all = [...DEFAULT_STATUS_WORDS.succeeded, ...DEFAULT_STATUS_WORDS.failed, ...DEFAULT_STATUS_WORDS.running];
-		expect(all.sort()).toEqual(DESIGN_MAP.map(([word]) => word).sort());
+		expect(all).toEqual(expect.arrayContaining(DESIGN_MAP.map(([word]) => word)));
 		expect(new Set(all).size).toBe(all.length);
+	});
+
+	// Issue 31: the terminal words real services use end the wait at once, in any case and with - _ or a space;
+	// the words of a transition keep it running (the terminal word comes next).
+	it.each<[string, DeckState]>([
+		['TIMED-OUT', 'failed'],
+		['timed out', 'failed'],
+		['TIMED_OUT', 'failed'],
+		['Timeout', 'failed'],
+		['ABORTED', 'failed'],
+		['killed', 'failed'],
+		['Terminated', 'failed'],
+		['abandoned', 'failed'],
+		['REVOKED', 'failed'],
+		['Fail', 'failed'],
+		['FAILURE', 'failed'],
+		['CREATE_TASK_FAILED', 'failed'],
+		['generate-audio-failed', 'failed'],
+		['SENSITIVE_WORD_ERROR', 'failed'],
+		['timing out', 'running'],
+		['Aborting', 'running'],
+		['CANCELLING', 'running'],
+		['canceling', 'running'],
+		['terminating', 'running'],
+		['SENT', 'running'],
+		['submitted', 'running'],
+		['IN_QUEUE', 'running'],
+		['Queueing', 'running'],
+		['Preparing', 'running'],
+		['STARTED', 'running'],
+		['RETRY', 'running'],
+		['SUCCESS', 'succeeded'],
+		['succeed', 'succeeded'],
+		['Success', 'succeeded'],
+		['partial', 'succeeded'],
+		['TEXT_SUCCESS', 'unknown'],
+		['cancel_requested', 'unknown'],
+	])('the vocabulary of real services: %p -> %s', (word, state) => {
+		expect(stateOf(word)).toBe(state);
+	});
+
+	it('a compound failure word is inferred only while the Failed list is the built-in one', () => {
+		expect(stateOf('render_failed', statusWords({ failed: ['broken'] }))).toBe('unknown');
+		expect(stateOf('render_failed', statusWords({ running: ['queued'] }))).toBe('failed');
 	});
 
 	it.each<[string, DeckState]>([
@@ -133,17 +179,17 @@ describe('statusWordOf and withState', () => {
 
 	it('adds our state and passes every other field through', () => {
 		const body = { taskId: 't-1', status: 'Generating', progress: 40, url: null };
-		expect(withState(body)).toEqual({ taskId: 't-1', status: 'Generating', progress: 40, url: null, state: 'running' });
+		expect(fieldsOf(body)).toEqual({ taskId: 't-1', status: 'Generating', progress: 40, url: null, state: 'running' });
 	});
 
 	it("keeps the service's own `state` as serviceState", () => {
-		expect(withState({ taskId: 't-1', state: 'done', deckUrl: 'https://files.example/t-1.pptx' })).toEqual({
+		expect(fieldsOf({ taskId: 't-1', state: 'done', deckUrl: 'https://files.example/t-1.pptx' })).toEqual({
 			taskId: 't-1',
 			deckUrl: 'https://files.example/t-1.pptx',
 			state: 'succeeded',
 			serviceState: 'done',
 		});
-		expect(withState({ taskId: 't-1', status: 'failed', state: { stage: 3 } })).toEqual({
+		expect(fieldsOf({ taskId: 't-1', status: 'failed', state: { stage: 3 } })).toEqual({
 			taskId: 't-1',
 			status: 'failed',
 			state: 'failed',
@@ -151,12 +197,17 @@ describe('statusWordOf and withState', () => {
 		});
 	});
 
-	it('reports an unknown word as-is, with state unknown', () => {
-		expect(withState({ status: 'awaiting_moderation' })).toEqual({ status: 'awaiting_moderation', state: 'unknown' });
+	it('reports an unknown word as-is, with state unknown and the lists that settle it', () => {
+		expect(fieldsOf({ status: 'awaiting_moderation' })).toEqual({
+			status: 'awaiting_moderation',
+			state: 'unknown',
+			statusNote:
+				'The service said "awaiting_moderation", a word on no Status Words list: taken as still working. If it means still working, add "awaiting_moderation" to Running Status Words; if the deck ended without a deck, to Failed Status Words; if it is finished, to Succeeded Status Words.',
+		});
 	});
 
 	it('uses the given words', () => {
-		expect(withState({ status: 'complete' }, statusWords({ failed: ['complete'] })).state).toBe('failed');
+		expect(fieldsOf({ status: 'complete' }, { words: statusWords({ failed: ['complete'] }) }).state).toBe('failed');
 	});
 });
 
@@ -202,7 +253,7 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 		['a storage key', { status: 'done', result: { key: 'decks/t-1.pptx' } }, 'result'],
 		['a result text', { status: 'done', output: 's3://bucket/deck.pptx' }, 'output'],
 	])('something to hand over confirms a success word: %s', (_, body, handover) => {
-		expect(judgeStatus(body, DEFAULT_STATUS_WORDS, 'https://api.example/v1/decks/t-1/status')).toMatchObject({ state: 'succeeded', handover });
+		expect(judgeStatus(body, { resolveAgainst: 'https://api.example/v1/decks/t-1/status' })).toMatchObject({ state: 'succeeded', handover });
 	});
 
 	it.each<[string, Record<string, unknown>]>([
@@ -227,19 +278,59 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 	it('a link is no hand-over while the record says the deck is still in progress (a link given early, the last version during a revision)', () => {
 		expect(judgeStatus({ status: 'generating', progress: 40, deckUrl: FILE })).toEqual({ state: 'running', wordState: 'running', word: 'generating' });
 		expect(judgeStatus({ status: 'failed', progress: 99, deckUrl: FILE })).toMatchObject({ state: 'failed' });
-		const done = judgeStatus({ status: 'done', progress: 40, deckUrl: FILE });
-		expect(done.state).toBe('unknown');
-		expect(done.note).toMatch(/^The service said "done", but the record says it is still in progress \(progress: 40\): not taken as finished/);
-		expect(judgeStatus({ status: { code: 'done', percent: '0.4' }, deckUrl: FILE }).note).toMatch(/still in progress \(status.percent: 0.4\)/);
+		expect(judgeStatus({ status: 'processed', progress: 40, deckUrl: FILE })).toMatchObject({ state: 'unknown' });
+		expect(judgeStatus({ status: { code: 'working', percent: '0.4' }, deckUrl: FILE }).state).toBe('unknown');
 		// 100 %, a fraction of exactly 1, and no progress at all: the link is the deck
 		for (const progress of [100, 1, '100', undefined]) expect(judgeStatus({ status: 'generating', progress, deckUrl: FILE }).state).toBe('succeeded');
 	});
 
+	it('a success word and the deck to hand over outweigh a progress short of its end (rounded, a last step, no longer updated)', () => {
+		for (const progress of [0.99, 99, 98.6, '0.95', 40]) {
+			const judgement = judgeStatus({ status: 'completed', progress, deckUrl: FILE });
+			expect(judgement).toMatchObject({ state: 'succeeded', handover: 'deckUrl' });
+			expect(judgement.note).toBe(`The service said "completed" and the record has the deck to hand over (deckUrl), though it also carries a progress short of its end (progress: ${progress}): reported as completed.`);
+		}
+		// the word alone, with the progress against it, is still not believed
+		expect(judgeStatus({ status: 'done', progress: 40 }).note).toMatch(/^The service said "done", but the record says it is still in progress \(progress: 40\) and has nothing to hand over/);
+	});
+
+	it('a success word and the deck to hand over outweigh a failure member (one format failed, not the deck), with a note', () => {
+		const judgement = judgeStatus({ status: 'completed', files: { pptx: FILE }, errors: [{ format: 'pdf', message: 'PDF export failed' }] });
+		expect(judgement).toMatchObject({ state: 'succeeded', handover: 'files.pptx', failureReason: 'PDF export failed' });
+		expect(judgement.note).toMatch(/though it also carries a failure member \(errors: PDF export failed\): reported as completed/);
+		// without the deck, the failure member decides (round 3: a failed deck whose word says "completed")
+		expect(judgeStatus({ status: 'completed', errors: [{ message: 'render crashed' }] }).state).toBe('failed');
+		// the word and the failure agree against a file: failed
+		expect(judgeStatus({ status: 'failed', error: 'render crashed', deckUrl: FILE }).state).toBe('failed');
+	});
+
+	it.each<[string, unknown]>([
+		['a zero code', { code: 0, message: '' }],
+		['a None written out', 'None'],
+		['an ok', { code: 'ok' }],
+		['a zero error code', 0],
+		['an object of empties', { code: null, message: null, detail: '' }],
+	])('an empty failure member beside a finished deck is no failure: %s', (_, error) => {
+		expect(judgeStatus({ status: 'completed', deckUrl: FILE, error })).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'completed', handover: 'deckUrl' });
+		expect(judgeStatus({ status: 'completed', deckUrl: FILE, error_code: error })).toMatchObject({ state: 'succeeded' });
+	});
+
+	it('a warning is no failure', () => {
+		expect(judgeStatus({ status: 'completed', deckUrl: FILE, warnings: ['font substituted'], warning: 'slow' })).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'completed', handover: 'deckUrl' });
+	});
+
+	it('a partial word hands over the deck that is there, and fails with nothing to hand over', () => {
+		const partial = judgeStatus({ status: 'partial', files: { pptx: FILE }, errors: [{ format: 'pdf', message: 'PDF export failed' }] });
+		expect(partial).toMatchObject({ state: 'succeeded', handover: 'files.pptx' });
+		expect(partial.note).toMatch(/^The service said "partial": part of the job did not finish \(PDF export failed\), but the deck is there to hand over \(files.pptx\): reported as completed/);
+		expect(judgeStatus({ status: 'PARTIAL' })).toMatchObject({ state: 'failed', note: expect.stringContaining('nothing to hand over') });
+	});
+
 	it('a word on a list the user set is believed, and the note says the record disagrees', () => {
 		const words = statusWords({ succeeded: ['done'] });
-		expect(judgeStatus({ status: 'done' }, words)).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'done' });
+		expect(judgeStatus({ status: 'done' }, { words })).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'done' });
 		const running = statusWords({ running: ['generating'] });
-		const judgement = judgeStatus({ status: 'generating', deckUrl: FILE }, running);
+		const judgement = judgeStatus({ status: 'generating', deckUrl: FILE }, { words: running });
 		expect(judgement.state).toBe('running');
 		expect(judgement.note).toMatch(/your Running Status Words list makes running, though the record carries the deck to hand over \(deckUrl\): your list decides/);
 	});

@@ -7,6 +7,7 @@ import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from
 
 import { NOT_GIVEN, toBoolean, toWholeNumber, type Coerced } from '../../shared/coerce';
 import { isFilled, readListValue } from '../../shared/lists';
+import { missingTaskId, taskIdParameter } from '../../shared/n8n/taskId';
 import { valueAtPath } from '../../shared/path';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from '../../shared/retry';
 
@@ -269,14 +270,10 @@ export function readList(ctx: IExecuteFunctions, name: string, itemIndex: number
 	}
 }
 
+/** The item's Task ID (shared/n8n/taskId.ts, as the Wait node reads it); an item without one fails, naming the field. */
 export function readTaskId(ctx: IExecuteFunctions, itemIndex: number): string {
-	const taskId = String(ctx.getNodeParameter('taskId', itemIndex, '') ?? '').trim();
-	if (!taskId) {
-		throw new NodeOperationError(ctx.getNode(), 'Task ID is empty', {
-			itemIndex,
-			description: 'Set "Task ID" to the taskId that Create returned, e.g. {{ $json.taskId }}.',
-		});
-	}
+	const taskId = taskIdParameter(ctx, itemIndex);
+	if (taskId === undefined) throw missingTaskId(ctx, itemIndex);
 	return taskId;
 }
 

@@ -51,7 +51,7 @@ export interface ReadRequest {
 	path: string;
 	retry?: Partial<RetrySettings>;
 	/** Adds our fields to a success body (e.g. the deck `state`). */
-	decorate?: (body: Record<string, unknown>) => Record<string, unknown>;
+	decorate?: (body: Record<string, unknown>, httpStatus: number) => Record<string, unknown>;
 }
 
 export interface MutationRequest {
@@ -65,7 +65,7 @@ export interface MutationRequest {
 	options: SpendOptions;
 	/** The success body must carry this member (e.g. `taskId` of a bought deck). */
 	requiredMember?: string;
-	decorate?: (body: Record<string, unknown>) => Record<string, unknown>;
+	decorate?: (body: Record<string, unknown>, httpStatus: number) => Record<string, unknown>;
 	/** The form's label of each body field, for a validation refusal to name the fields as the form does. */
 	formLabels?: FormLabels;
 	/** The path is one the contract leaves open (`endpointPathFor`): a 404 or 405 names the credential field that sets it. */
@@ -252,7 +252,7 @@ function logPurchase(ctx: IExecuteFunctions, slot: KeySlot, key: string, purchas
 }
 
 interface EmitOptions {
-	decorate?: (body: Record<string, unknown>) => Record<string, unknown>;
+	decorate?: (body: Record<string, unknown>, httpStatus: number) => Record<string, unknown>;
 	/** The Idempotency-Key the final request was sent with. */
 	key?: string;
 	requiredMember?: string;
@@ -284,7 +284,7 @@ function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): Emitte
 	}
 
 	if (outcome.route === 'success') {
-		const body = options.decorate ? options.decorate(outcome.body) : outcome.body;
+		const body = options.decorate ? options.decorate(outcome.body, outcome.status) : outcome.body;
 		// `outcome` leads the item (then the answer: `taskId` first on Create), and ours wins over a member of that name.
 		const json: IDataObject = {
 			...{ outcome: 'success' },

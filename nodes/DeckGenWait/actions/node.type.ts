@@ -27,7 +27,7 @@ export interface Waiting {
 	spec: DeckSpec;
 }
 
-/** What the router asks of a mode: the poller's spec of one item, and what the batch says before it waits. */
+/** What the batch asks of a mode: the poller's spec of one item, and what the batch says before it waits. */
 export interface WaitMode {
 	deckSpec(taskId: string, options: WaitOptions, words: StatusWords, loopback: boolean): DeckSpec;
 	/** Hints for the output pane, once per batch, from the options of this mode's items. */

@@ -21,7 +21,7 @@ export const statusWordOption: Record<keyof StatusWordSettings, INodeProperties>
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. failed, error',
-		description: `Comma-separated status words that mean the deck failed, replacing the built-in list (${DEFAULT_STATUS_WORDS.failed.join(', ')}). Your words are believed as they are; a word on the built-in list is checked against the record (a failure reason means failed, a file to hand over means completed).`,
+		description: `Comma-separated status words that mean the deck failed, replacing the built-in list (${DEFAULT_STATUS_WORDS.failed.join(', ')}, and words ending in _failed or _error; case, spaces and dashes do not matter). Your words are believed as they are; a word on the built-in list is checked against the record (a failure reason means failed, a file to hand over means completed).`,
 	},
 	runningWords: {
 		displayName: 'Running Status Words',
@@ -29,8 +29,7 @@ export const statusWordOption: Record<keyof StatusWordSettings, INodeProperties>
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. queued, generating',
-		description:
-			'Comma-separated status words that mean the deck is still being generated, replacing the built-in list; any word on no list also keeps polling and is reported as it came',
+		description: `Comma-separated status words that mean the deck is still being generated, replacing the built-in list (${DEFAULT_STATUS_WORDS.running.join(', ')}). A word on no list also keeps polling; the item's statusNote and the output pane name it.`,
 	},
 	succeededWords: {
 		displayName: 'Succeeded Status Words',

@@ -215,28 +215,44 @@ describe.each<[ProfileChoices['optionLinks'], ProfileChoices['paymentCta']]>([
 });
 
 describe('a running deck whose record already carries its file links (given before the file is ready)', () => {
-	// The record's progress says it is not done: the link is not yet something to hand over.
+	// The record's progress says it is not done: the link is not yet something to hand over. Where this
+	// profile's running word is a success word (profile D's "done"), word and file would outweigh the progress
+	// (issue 31, last describe), so the person lists the word under Running Status Words, as such a deployment must.
 	let sim: Simulator;
 	beforeEach(async () => {
 		sim = await start({ seed: 28, clock: { speed: 1_000 }, choices: { linksWhileRunning: true } });
 	});
 	afterEach(async () => await sim.close());
 
+	const settled = () => (readingsOf(sim).runningState === 'unknown' ? { runningWords: sim.profile.statusWords.running } : {});
+	const runningState = () => (readingsOf(sim).runningState === 'unknown' ? 'running' : readingsOf(sim).runningState);
+
 	test('Check Once and Get Status say it is not finished; Wait Until Done completes it once it is done, not at the first read', async () => {
 		const running = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 600 * MINUTE, outcome: 'succeeded' });
 		sim.control.holdDeck(running, true);
 		sim.control.advance(60 * MINUTE); // past its queued start: running, progress 10
-		const once = await runWaitWith(sim, 'check-once', [running]);
+		const once = await runWaitWith(sim, 'check-once', [running], { options: settled() });
 		expect(once.completed).toEqual([]);
-		expect(once.stillRunning).toEqual([expect.objectContaining({ taskId: running, state: readingsOf(sim).runningState, deckUrl: expect.any(String) })]);
-		const status = await runDeckOperation(sim, 'get-status', running);
-		expect(jsonOf(status.output('Success'))[0]).toMatchObject({ state: readingsOf(sim).runningState, deckUrl: expect.any(String) });
+		expect(once.stillRunning).toEqual([expect.objectContaining({ taskId: running, state: runningState(), deckUrl: expect.any(String) })]);
+		const status = await runDeckOperation(sim, 'get-status', running, settled());
+		expect(jsonOf(status.output('Success'))[0]).toMatchObject({ state: runningState(), deckUrl: expect.any(String) });
 
 		// 60 sim minutes (3.6 s here): the first reads find it still working, its link already there
 		const soon = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 60 * MINUTE, outcome: 'succeeded' });
-		const { completed } = await runWaitWith(sim, 'wait-until-done', [soon]);
+		const { completed } = await runWaitWith(sim, 'wait-until-done', [soon], { options: settled() });
 		expect(completed).toEqual([expect.objectContaining({ taskId: soon, state: 'succeeded', outcome: 'completed' })]);
 		expect(completed[0].polls as number).toBeGreaterThanOrEqual(2);
 		expect((completed[0].statusBody as IDataObject).progress).toBe(100);
+	});
+
+	test('the contradiction decided (issue 31): a success word beside the file outweighs the progress; the Running list settles a deployment that says "done" while working', async () => {
+		sim.control.setStatusWords({ running: 'done' });
+		const running = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 600 * MINUTE, outcome: 'succeeded' });
+		sim.control.holdDeck(running, true);
+		sim.control.advance(60 * MINUTE);
+		const believed = await runWaitWith(sim, 'check-once', [running]);
+		expect(believed.completed).toEqual([expect.objectContaining({ taskId: running, state: 'succeeded', statusNote: expect.stringMatching(/though it also carries a progress short of its end \(progress: \d+\): reported as completed/) })]);
+		const settledByList = await runWaitWith(sim, 'check-once', [running], { options: { runningWords: 'done' } });
+		expect(settledByList.stillRunning).toEqual([expect.objectContaining({ taskId: running, state: 'running' })]);
 	});
 });

@@ -74,7 +74,7 @@ export async function execute(item: ItemContext) {
 		}
 		const body = result.outcome.body;
 		const statusUrl = `${service.baseUrl}${deckPath(taskId, 'status')}`;
-		const judgement = judgeStatus(body, readStatusWords(options as StatusWordSettings), statusUrl);
+		const judgement = judgeStatus(body, { words: readStatusWords(options as StatusWordSettings), resolveAgainst: statusUrl, httpStatus: result.outcome.status });
 		const found = deckLinks(body, statusUrl);
 		Object.assign(json, { taskId, status: judgement.word ?? null });
 		putDeckLinks(json, found, input?.json, 'input');

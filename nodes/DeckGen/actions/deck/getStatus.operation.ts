@@ -2,7 +2,8 @@ import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { deckLinks, putDeckLinks } from '../../../shared/links';
 import { readStatusWords, statusWordOptions, type StatusWordSettings } from '../../../shared/n8n/statusWords';
-import { withState } from '../../../shared/status';
+import { hintOnce } from '../../../shared/n8n/hints';
+import { unknownWordHint, withState } from '../../../shared/status';
 import { deckPath } from '../../../shared/transport';
 import { callOptions, readOptions, readTaskId, taskIdField, optionsCollection } from '../common';
 import type { Operation } from '../node.type';
@@ -31,8 +32,13 @@ export async function execute(item: ItemContext) {
 	return await sendRead(item, {
 		path: deckPath(taskId, 'status'),
 		retry: readOptions(item.ctx, item.itemIndex).retry,
-		decorate: (body) => {
-			const json: Record<string, unknown> = { taskId, ...withState(body, words, statusUrl) };
+		decorate: (body, httpStatus) => {
+			const { fields, judgement } = withState(body, { words, resolveAgainst: statusUrl, httpStatus });
+			const json: Record<string, unknown> = { taskId, ...fields };
+			// a word on no list is said in the output pane too, with the list that settles it
+			if (judgement.state === 'unknown' && judgement.wordState === 'unknown' && judgement.word !== undefined) {
+				hintOnce(item.ctx, { message: unknownWordHint(judgement.word, 1), type: 'warning', location: 'outputPane' });
+			}
 			// The service's own `links` / `deckUrl`, if it sends such members, stay as serviceLinks / serviceDeckUrl.
 			putDeckLinks(json, deckLinks(body, statusUrl), body, 'service');
 			return json;

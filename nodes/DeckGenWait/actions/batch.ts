@@ -1,5 +1,5 @@
 /**
- * The node's execute: one batch. Every item's task id is read first (a bad item fails fast, not
+ * The node's execute, one batch. Every item's task id is read first (a bad item fails fast, not
  * after an hour), its mode (a typed lookup, as the main node's router) says what the poller should
  * do with it, one poller run waits for all of them, and each report becomes an item on its output:
  * shaped (items.ts), its file downloaded (download.ts), simplified, or answered to a model.
@@ -13,6 +13,7 @@ import { CREDENTIAL_REFUSED, isLoopback, serviceOrRefusal } from '../../shared/n
 import { readStatusWords } from '../../shared/n8n/statusWords';
 import { waitToolAnswer } from '../../shared/n8n/tool';
 import { pollDecks, type DeckReport } from '../../shared/poller';
+import { unknownWordHint } from '../../shared/status';
 import { deckPath } from '../../shared/transport';
 import { checkOnce } from './checkOnce.mode';
 import { downloadCompleted } from './download';
@@ -24,7 +25,7 @@ import { waitUntilDone } from './waitUntilDone.mode';
 
 export const modes: Record<Mode, WaitMode> = { waitUntilDone, checkOnce };
 
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const node = this.getNode();
 	// As an AI tool only output 0 reaches the model; `outcome` says what happened.
@@ -77,12 +78,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				gate: service.gate,
 				// root-relative links in a status answer are on the service (judgeStatus, as Get Status)
 				statusUrl: (taskId) => `${service.baseUrl}${deckPath(taskId, 'status')}`,
+				// said while the wait goes on (the log), not only at Max Wait
+				onUnknownWord: (taskId, _word, note) => this.logger.warn(`Deck Generator Wait: deck ${taskId}: ${note}`),
 			},
 		);
 	} catch (error) {
 		if (error instanceof CancelledError) throw new NodeOperationError(node, 'The execution was cancelled');
 		throw new NodeOperationError(node, error as Error);
 	}
+
+	hintUnknownWords(this, reports);
 
 	const used = new Set<DeckReport>();
 	const optionsByIndex = new Map<number, WaitOptions>();
@@ -111,4 +116,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		`Deck Generator Wait: ${items.length} items, ${outputs[0].length} completed, ${outputs[1].length} failed, ${outputs[2].length} still running, ${requests} status requests`,
 	);
 	return outputs;
+}
+
+/** The output pane names each word on no list that decks were left on, and the list that settles it. */
+function hintUnknownWords(ctx: IExecuteFunctions, reports: DeckReport[]): void {
+	const decks = new Map<string, Set<string>>();
+	for (const report of reports) {
+		if (report.state !== 'unknown' || !report.unknownWord) continue;
+		const taskIds = decks.get(report.unknownWord.word) ?? new Set<string>();
+		decks.set(report.unknownWord.word, taskIds.add(report.taskId));
+	}
+	for (const [word, taskIds] of decks) ctx.addExecutionHints?.({ message: unknownWordHint(word, taskIds.size), type: 'warning', location: 'outputPane' });
 }

@@ -1,0 +1,195 @@
+// The real services' shapes (issue 31, test/simulator/services.ts): each shape serves what README.md's "Real
+// services modelled" says (SERVICE_SHAPES: its words in their member, its links, its reasons, its progress), for
+// every outcome of a deck, and keeps the contract's own rules (the status path, a `taskId` in every create
+// answer, problem+json refusals, the deck files at their endpoints).
+import { request } from 'undici';
+
+import {
+	FAILURE_KINDS,
+	FAILURE_REASONS,
+	SERVICE_SHAPES,
+	SERVICE_SHAPE_NAMES,
+	start,
+	valueAt,
+	type FailureKind,
+	type ServiceShape,
+	type Simulator,
+} from '../simulator';
+import { deckBody, expectProblem, get, post } from './helpers';
+
+const MINUTE = 60_000;
+
+/** The first bytes of what a link serves (with the key only on the API's own origin, as a client must). */
+async function firstBytes(sim: Simulator, link: string): Promise<{ status: number; head: string }> {
+	const url = new URL(link, sim.url);
+	const headers: Record<string, string> = url.origin === new URL(sim.url).origin ? { authorization: `Bearer ${sim.keys.personal}` } : {};
+	const res = await request(url, { headers, maxRedirections: 0 } as never);
+	const data = Buffer.from(await res.body.arrayBuffer());
+	return { status: res.statusCode, head: data.subarray(0, 5).toString('latin1') };
+}
+
+const isDeckFile = (head: string) => head.startsWith('PK\u0003\u0004') || head.startsWith('%PDF');
+const linksAt = (body: unknown, paths: string[]) => paths.map((path) => valueAt(body, path)).filter((value): value is string => typeof value === 'string' && value !== '');
+
+describe.each(SERVICE_SHAPE_NAMES)('service shape %s', (service) => {
+	const spec = SERVICE_SHAPES[service as Exclude<ServiceShape, 'none'>];
+	let sim: Simulator;
+	const status = (taskId: string) => get(sim, `/v1/decks/${encodeURIComponent(taskId)}/status`);
+	const seed = (outcome: 'succeeded' | 'failed' | 'partial', failureKind?: FailureKind, durationMs = MINUTE) =>
+		sim.control.seedDeck({ key: sim.keys.personal, durationMs, outcome, ...(failureKind ? { failureKind } : {}) });
+
+	beforeAll(async () => {
+		sim = await start({ seed: 31, profile: 'reference', clock: { manual: true }, choices: { service }, limits: { maxConcurrentDecks: 100 } });
+	});
+	afterAll(() => sim.close());
+
+	it('says which service it speaks', () => {
+		expect(sim.profile.service).toBe(service);
+		expect(sim.serviceShape).toBe(spec);
+		expect(spec.doc).toMatch(/^https:\/\//);
+	});
+
+	it('create answers at once in the service shape, with a taskId the status path reads', async () => {
+		const res = await post(sim, '/v1/decks', deckBody());
+		expect(res.status).toBe(spec.create.status);
+		const id = valueAt(res.json, spec.create.idAt);
+		expect(id).toEqual(expect.any(String));
+		// the contract's member, beside the service's own id (inside its envelope where it has one)
+		const taskId = res.json.taskId ?? res.json.data?.taskId;
+		expect(taskId).toBe(id);
+		expect((await status(taskId)).status).toBe(spec.runningStatus);
+	});
+
+	it('a running deck: the running word in its member (or a 202 with nothing to read), no deck file among its links', async () => {
+		const taskId = seed('succeeded', undefined, 100 * MINUTE);
+		let elapsed = 0;
+		for (const at of [2 * MINUTE, 40 * MINUTE, 60 * MINUTE, 90 * MINUTE]) {
+			sim.control.advance(at - elapsed);
+			elapsed = at;
+			const res = await status(taskId);
+			expect(res.status).toBe(spec.runningStatus);
+			if (spec.runningStatus === 202) {
+				expect(res.text).toBe('');
+				continue;
+			}
+			const phase = sim.control.deck(taskId)!.phase;
+			expect([...spec.words[phase === 'queued' ? 'queued' : 'running'], ...(spec.words.stages ?? [])]).toContain(valueAt(res.json, spec.wordAt!));
+			for (const link of linksAt(res.json, [...spec.deckLinksAt, ...spec.runningLinksAt])) {
+				if (!new URL(link, sim.url).host.startsWith('127.0.0.1')) continue;
+				expect(isDeckFile((await firstBytes(sim, link)).head)).toBe(false);
+			}
+			if (spec.progress.scale === 'fraction-while-running' && phase === 'running') {
+				const progress = valueAt(res.json, spec.progress.at!) as number;
+				expect(progress).toBeGreaterThan(0);
+				expect(progress).toBeLessThan(1);
+			}
+		}
+	});
+
+	it('a finished deck: the success word, the deck files at their paths, the other links never the deck', async () => {
+		const taskId = seed('succeeded');
+		sim.control.advance(2 * MINUTE);
+		const res = await status(taskId);
+		expect(res.status).toBe(200);
+		if (spec.wordAt) expect(valueAt(res.json, spec.wordAt)).toBe(spec.words.succeeded);
+		const files = linksAt(res.json, spec.deckLinksAt);
+		expect(files.length).toBeGreaterThan(0);
+		expect((await firstBytes(sim, files[0])).head).toBe('PK\u0003\u0004d');
+		for (const file of files) expect(isDeckFile((await firstBytes(sim, file)).head)).toBe(true);
+		for (const link of linksAt(res.json, spec.otherLinksAt)) {
+			expect(files).not.toContain(link);
+			if (new URL(link, sim.url).host.startsWith('127.0.0.1')) expect(isDeckFile((await firstBytes(sim, link)).head)).toBe(false);
+		}
+		if (spec.progress.scale === 'fraction-while-running') expect(valueAt(res.json, spec.progress.at!)).toBeUndefined();
+	});
+
+	it('a partial deck (its pdf failed): the partial word, the pptx offered, no pdf', async () => {
+		const taskId = seed('partial');
+		sim.control.advance(2 * MINUTE);
+		const res = await status(taskId);
+		if (spec.wordAt) expect(valueAt(res.json, spec.wordAt)).toBe(spec.words.partial);
+		const files = linksAt(res.json, spec.deckLinksAt);
+		expect(files.length).toBeGreaterThan(0);
+		for (const file of files) expect((await firstBytes(sim, file)).head.startsWith('PK')).toBe(true);
+		expect((await get(sim, `/v1/decks/${taskId}/files/deck.pdf`)).status).toBe(404);
+	});
+
+	it.each(FAILURE_KINDS)('a deck failed by %s: its word, its reason where the service gives one, no deck file', async (kind) => {
+		const taskId = seed('failed', kind);
+		sim.control.advance(2 * MINUTE);
+		const res = await status(taskId);
+		expect(res.status).toBe(200);
+		if (spec.wordAt) expect(valueAt(res.json, spec.wordAt)).toBe(spec.words.failed[kind]);
+		const at = spec.reasonAt[kind];
+		if (at) expect(valueAt(res.json, at)).toBe(FAILURE_REASONS[kind].message);
+		// (a filtered result may keep an image where the file would be: never the deck)
+		for (const link of linksAt(res.json, spec.deckLinksAt)) expect(isDeckFile((await firstBytes(sim, link)).head)).toBe(false);
+		// an envelope that says "success" about the request beside the failed deck
+		// (MiniMax's base_resp carries the moderation code itself)
+		if (spec.envelopeSuccess && !(service === 'minimax' && kind === 'moderated')) expect(res.json).toMatchObject(spec.envelopeSuccess);
+		// a failed deck's files stay refused in every shape
+		expect((await get(sim, `/v1/decks/${taskId}/files/deck.pptx`)).status).toBe(404);
+	});
+
+	it('says the transitional word (timing out, aborting) where the service has one, before the terminal word', async () => {
+		for (const kind of ['timeout', 'aborted', 'cancelled'] as const) {
+			const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 20 * MINUTE, outcome: 'failed', failureKind: kind, endingMs: 5 * MINUTE });
+			sim.control.advance(17 * MINUTE);
+			const ending = await status(taskId);
+			expect(ending.status).toBe(spec.runningStatus);
+			const endingWords = spec.words.ending?.[kind] ? [spec.words.ending[kind]] : [...spec.words.running, ...(spec.words.stages ?? [])];
+			if (spec.runningStatus === 200) expect(endingWords).toContain(valueAt(ending.json, spec.wordAt!));
+			sim.control.advance(4 * MINUTE);
+			const ended = await status(taskId);
+			if (spec.wordAt) expect(valueAt(ended.json, spec.wordAt)).toBe(spec.words.failed[kind]);
+		}
+	});
+
+	it('keeps the contract: an unknown or foreign taskId is a problem+json 404 on the status path', async () => {
+		expectProblem(await status('tsk_nope'), 404, 'not_found');
+		const foreign = sim.control.seedDeck({ key: sim.keys.other, durationMs: MINUTE });
+		expectProblem(await status(foreign), 404, 'not_found');
+	});
+});
+
+describe('services under another profile', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await start({ seed: 32, profile: 'alternate', clock: { manual: true }, choices: { service: 'replicate' } });
+	});
+	afterAll(() => sim.close());
+
+	it("the profile's other choices keep applying underneath: files presigned on the storage origin, no key sent there", async () => {
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE });
+		sim.control.advance(2 * MINUTE);
+		const res = await get(sim, `/v1/decks/${taskId}/status`);
+		const [pptx] = linksAt(res.json, SERVICE_SHAPES.replicate.deckLinksAt);
+		expect(pptx.startsWith(sim.storage.url)).toBe(true);
+		expect((await firstBytes(sim, pptx)).head.startsWith('PK')).toBe(true);
+		expect(sim.storage.requests.every((r) => !r.authorization)).toBe(true);
+	});
+});
+
+describe('the shape none (the profile itself) with the new outcomes', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await start({ seed: 33, profile: 'reference', clock: { manual: true } });
+	});
+	afterAll(() => sim.close());
+
+	it('a partial deck says partial, offers the pptx, and names the failed format', async () => {
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'partial' });
+		sim.control.advance(2 * MINUTE);
+		const res = await get(sim, `/v1/decks/${taskId}/status`);
+		expect(res.json).toMatchObject({ status: 'partial', deckUrl: expect.stringMatching(/deck\.pptx$/), formats: { pdf: { status: 'failed' } } });
+		expect(sim.control.deck(taskId)).toMatchObject({ phase: 'succeeded', partial: true });
+	});
+
+	it('a failed deck gives the reason of its kind', async () => {
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'failed', failureKind: 'moderated' });
+		sim.control.advance(2 * MINUTE);
+		const res = await get(sim, `/v1/decks/${taskId}/status`);
+		expect(res.json).toMatchObject({ status: 'failed', error: FAILURE_REASONS.moderated });
+		expect(sim.control.deck(taskId)).toMatchObject({ phase: 'failed', failureKind: 'moderated' });
+	});
+});

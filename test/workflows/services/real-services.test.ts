@@ -1,0 +1,205 @@
+/**
+ * Our nodes against the shapes of real asynchronous generation APIs (issue 31; test/simulator/services.ts and
+ * README "Real services modelled"). For every shape, over real HTTP on loopback with the simulator's manual
+ * clock: a queued or running deck (previews and stage words included) is never Completed nor Failed by Get
+ * Status, Check Once, Wait Until Done or the AI tools, and Download refuses it; a finished or partial deck is
+ * Completed by all of them with `deckUrl` the deck file (never a preview or an app page), and Download fetches
+ * the deck's bytes; a deck failed by each kind the shape has (error, timeout, abort, cancel, moderation) is
+ * Failed at the first read after it ended, with the service's reason where it gives one, and Wait Until Done
+ * does not wait out Max Wait for it. SERVICE_SHAPES says what a correct client must conclude, so nothing here
+ * hard-codes a service's words.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+import { request } from 'undici';
+
+import { runWorkflow } from '../../harness';
+import {
+	FAILURE_KINDS,
+	FAILURE_REASONS,
+	SERVICE_SHAPES,
+	SERVICE_SHAPE_NAMES,
+	start,
+	valueAt,
+	type FailureKind,
+	type ServiceShape,
+	type Simulator,
+} from '../../simulator';
+import { credentialFor } from '../credential';
+import { continueErrorOutput, jsonOf, loadWorkflow, runWith } from '../deckgen/fixture';
+import { callTool, exampleTool } from '../tool/tool';
+import { afterStatusReads, loadWorkflow as loadWaitWorkflow, statusReads, WAIT_NODE } from '../wait/run';
+
+const MINUTE = 60_000;
+
+/** Short waits in real time: a correct node answers a finished or failed deck at its first read. */
+const MAX_WAIT_MINUTES = 0.01; // 0.6 s
+const POLL_SECONDS = 0.05;
+
+type Mode = 'checkOnce' | 'waitUntilDone';
+
+/** The Wait node on one deck, in a mode, with short waits (Max Wait `maxWaitMinutes`). */
+async function waitFor(sim: Simulator, taskId: string, mode: Mode, maxWaitMinutes = MAX_WAIT_MINUTES) {
+	const workflow = loadWaitWorkflow(mode === 'checkOnce' ? 'check-once' : 'wait-until-done');
+	const node = workflow.nodes.find((n) => n.name === WAIT_NODE)!;
+	node.parameters = { ...node.parameters, mode, options: { pollIntervalSeconds: POLL_SECONDS, maxWaitMinutes } as INodeParameters };
+	const started = Date.now();
+	const result = await runWorkflow(workflow, { credentials: { deckGenApi: credentialFor(sim, sim.keys.personal) }, inputItems: [{ json: { taskId } }] });
+	const [completed = [], failed = [], stillRunning = []] = result.outputs(WAIT_NODE);
+	return { completed: jsonOf(completed), failed: jsonOf(failed), stillRunning: jsonOf(stillRunning), realMs: Date.now() - started };
+}
+
+/** Get Status or Download of one deck, on the error output when it fails. */
+async function deckOperation(sim: Simulator, operation: 'get-status' | 'download', taskId: string) {
+	const result = await runWith(sim, continueErrorOutput(loadWorkflow(operation)), sim.keys.personal, [{ taskId }]);
+	return { success: result.output('Success'), errors: jsonOf(result.output('Errors')) };
+}
+
+/** The status record as the service sends it (for the paths SERVICE_SHAPES names). */
+async function rawStatus(sim: Simulator, taskId: string): Promise<unknown> {
+	const res = await request(`${sim.url}/v1/decks/${taskId}/status`, { headers: { authorization: `Bearer ${sim.keys.personal}` } });
+	const text = await res.body.text();
+	return text ? JSON.parse(text) : undefined;
+}
+
+/** The deck file's link in a finished record (the first of SERVICE_SHAPES' deck paths), absolute. */
+async function deckFileLink(sim: Simulator, spec: (typeof SERVICE_SHAPES)[keyof typeof SERVICE_SHAPES], taskId: string): Promise<string> {
+	const body = await rawStatus(sim, taskId);
+	return new URL(String(valueAt(body, spec.deckLinksAt[0])), sim.url).toString();
+}
+
+/** Words a service puts beside a failed deck about the request ("Success", "SUCCEED"): never a deck's reason. */
+function envelopeWords(spec: (typeof SERVICE_SHAPES)[keyof typeof SERVICE_SHAPES]): string[] {
+	return Object.values(spec.envelopeSuccess ?? {}).filter((value): value is string => typeof value === 'string');
+}
+
+describe.each(SERVICE_SHAPE_NAMES)('our nodes against the shape of %s', (service) => {
+	const spec = SERVICE_SHAPES[service as Exclude<ServiceShape, 'none'>];
+	let sim: Simulator;
+	const seed = (outcome: 'succeeded' | 'failed' | 'partial', durationMs: number, failureKind?: FailureKind, endingMs?: number) =>
+		sim.control.seedDeck({ key: sim.keys.personal, durationMs, outcome, ...(failureKind ? { failureKind } : {}), ...(endingMs ? { endingMs } : {}) });
+
+	beforeAll(async () => {
+		sim = await start({ seed: 131, clock: { manual: true }, choices: { service }, limits: { maxConcurrentDecks: 1_000 } });
+	});
+	afterAll(async () => await sim.close());
+
+	test('a queued or running deck (with whatever it shows before the end) is neither Completed nor Failed by any reader', async () => {
+		// one deck just queued, one late in its run (previews, stage words, a fraction of progress where the shape has them)
+		const late = seed('succeeded', 100 * MINUTE);
+		sim.control.advance(85 * MINUTE);
+		const queued = seed('succeeded', 100 * MINUTE);
+		for (const taskId of [queued, late]) {
+			const [status] = jsonOf((await deckOperation(sim, 'get-status', taskId)).success);
+			expect(['running', 'unknown']).toContain(status.state);
+
+			const once = await waitFor(sim, taskId, 'checkOnce');
+			expect({ completed: once.completed, failed: once.failed, still: once.stillRunning.length }).toEqual({ completed: [], failed: [], still: 1 });
+
+			const wait = await waitFor(sim, taskId, 'waitUntilDone');
+			expect({ completed: wait.completed, failed: wait.failed, still: wait.stillRunning.length }).toEqual({ completed: [], failed: [], still: 1 });
+			expect(wait.stillRunning[0].polls as number).toBeGreaterThanOrEqual(2);
+
+			for (const tool of ['Get Deck Status', 'Check Deck']) {
+				const { answer } = await callTool(sim, exampleTool(tool), { taskId });
+				expect(['running', 'unknown']).toContain(answer[0].state);
+				expect(answer[0].message).not.toMatch(/is ready|Deck \S+ failed/);
+			}
+
+			const download = await deckOperation(sim, 'download', taskId);
+			expect(download.success).toEqual([]);
+			expect(download.errors).toHaveLength(1);
+		}
+	});
+
+	test('Wait Until Done sees a running deck through to its end: Completed after it finished, not at a read before', async () => {
+		const taskId = seed('succeeded', 100 * MINUTE);
+		sim.control.advance(85 * MINUTE);
+		// the deck finishes once the node has read it three times
+		const cancel = afterStatusReads(sim, statusReads(sim).length + 3, () => sim.control.advance(20 * MINUTE));
+		const wait = await waitFor(sim, taskId, 'waitUntilDone', 0.05);
+		cancel();
+		expect(wait.completed).toHaveLength(1);
+		expect(wait.completed[0].polls as number).toBeGreaterThanOrEqual(4);
+		expect(wait.completed[0].deckUrl).toBe(await deckFileLink(sim, spec, taskId));
+	});
+
+	test.each(['succeeded', 'partial'] as const)('a %s deck is Completed by every reader with deckUrl the deck file; Download fetches its bytes', async (outcome) => {
+		const taskId = seed(outcome, MINUTE);
+		sim.control.advance(2 * MINUTE);
+		const file = await deckFileLink(sim, spec, taskId);
+
+		const [status] = jsonOf((await deckOperation(sim, 'get-status', taskId)).success);
+		expect(status).toMatchObject({ state: 'succeeded', deckUrl: file });
+
+		for (const mode of ['checkOnce', 'waitUntilDone'] as const) {
+			const wait = await waitFor(sim, taskId, mode);
+			expect(wait.completed).toEqual([expect.objectContaining({ taskId, state: 'succeeded', outcome: 'completed', deckUrl: file, polls: 1 })]);
+		}
+
+		const tool = await callTool(sim, exampleTool('Get Deck Status'), { taskId });
+		expect(tool.answer[0]).toMatchObject({ state: 'succeeded', deckUrl: file });
+		expect(tool.answer[0].message).toContain(file);
+		const check = await callTool(sim, exampleTool('Check Deck'), { taskId });
+		expect(check.answer[0]).toMatchObject({ outcome: 'completed', deckUrl: file });
+
+		const download = await deckOperation(sim, 'download', taskId);
+		expect(download.errors).toEqual([]);
+		const bytes = Buffer.from(download.success[0].binary!.data.data, 'base64');
+		expect(bytes.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
+		expect(bytes.toString('latin1')).toContain(taskId);
+	});
+
+	test.each(FAILURE_KINDS)('a deck failed by %s is Failed at the first read after it ended, with the service reason', async (kind) => {
+		const taskId = seed('failed', MINUTE, kind);
+		sim.control.advance(2 * MINUTE);
+		const reason = spec.reasonAt[kind] ? FAILURE_REASONS[kind].message : undefined;
+
+		const [status] = jsonOf((await deckOperation(sim, 'get-status', taskId)).success);
+		expect(status.state).toBe('failed');
+		if (reason) expect(status.failureReason).toBe(reason);
+
+		for (const mode of ['checkOnce', 'waitUntilDone'] as const) {
+			const wait = await waitFor(sim, taskId, mode);
+			expect({ completed: wait.completed, still: wait.stillRunning.length, failed: wait.failed.length }).toEqual({ completed: [], still: 0, failed: 1 });
+			// at the first read: Wait Until Done does not wait out Max Wait for a deck that ended
+			expect(wait.failed[0].polls).toBe(1);
+			if (reason) expect(wait.failed[0].detail).toBe(reason);
+			// never the envelope's word about the request ("Success") as the deck's reason
+			expect(envelopeWords(spec)).not.toContain(wait.failed[0].detail);
+		}
+
+		const tool = await callTool(sim, exampleTool('Get Deck Status'), { taskId });
+		expect(tool.answer[0].state).toBe('failed');
+		if (reason) expect(tool.answer[0].message).toContain(reason);
+		const check = await callTool(sim, exampleTool('Check Deck'), { taskId });
+		expect(check.answer[0].outcome).toBe('failed');
+
+		const download = await deckOperation(sim, 'download', taskId);
+		expect(download.success).toEqual([]);
+	});
+
+	test('a deck ending by timeout or abort is still running while it ends, and Failed once it ended', async () => {
+		for (const kind of ['timeout', 'aborted'] as const) {
+			const taskId = seed('failed', 20 * MINUTE, kind, 5 * MINUTE);
+			sim.control.advance(17 * MINUTE);
+			const ending = await waitFor(sim, taskId, 'checkOnce');
+			expect({ completed: ending.completed, failed: ending.failed, still: ending.stillRunning.length }).toEqual({ completed: [], failed: [], still: 1 });
+			sim.control.advance(4 * MINUTE);
+			const ended = await waitFor(sim, taskId, 'checkOnce');
+			expect(ended.failed).toHaveLength(1);
+		}
+	});
+});
+
+/** The words each shape uses, for the record of what the suite ran against (and a guard that the table is whole). */
+test('every modelled service names its documentation and its words for every outcome', () => {
+	for (const name of SERVICE_SHAPE_NAMES) {
+		const spec = SERVICE_SHAPES[name];
+		expect(spec.doc).toMatch(/^https:\/\//);
+		expect(Object.keys(spec.words.failed).sort()).toEqual([...FAILURE_KINDS].sort());
+		expect(spec.deckLinksAt.length).toBeGreaterThan(0);
+	}
+	expect(SERVICE_SHAPE_NAMES.length).toBeGreaterThanOrEqual(8);
+	const kinds = new Set(SERVICE_SHAPE_NAMES.map((name) => SERVICE_SHAPES[name].kind));
+	expect(kinds).toEqual(new Set(['slides', 'image', 'video', 'audio', 'platform']));
+});
