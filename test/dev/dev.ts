@@ -8,8 +8,8 @@
  *   (`npm run dev --port 5679` works too: npm keeps that flag for itself, so its value is read back here)
  *
  * 1. ensures the pinned n8n is installed (cached in ~/.cache/n8n-nodes-deckgen, see test/e2e/n8n-install.ts)
- * 2. starts the simulator (test/simulator) and a stand-in for Slack and email (test/e2e/fixtures/sink.ts)
- *    on 127.0.0.1
+ * 2. starts the simulator (test/simulator), a stand-in for Slack and email (test/e2e/fixtures/sink.ts) and
+ *    a mail server (test/e2e/fixtures/smtp.ts, for n8n's email review of an AI agent's purchases) on 127.0.0.1
  * 3. starts n8n on 127.0.0.1 with this repository's built package (package.json + dist/) installed as a
  *    community package, owner account set up
  * 4. creates a `deckGenApi` credential { apiKey: personal demo key, baseUrl: simulator }
@@ -17,7 +17,9 @@
  *    (test/e2e/fixtures/examples.ts): the Deck Generator credential bound to the simulator, Slack and Send
  *    Email nodes swapped for HTTP Request nodes posting to the stand-in (which prints what would have been
  *    sent), Slack's send-and-wait approving at once, a sample PDF URL served by the stand-in, n8n Wait nodes
- *    cut to --wait-cap seconds; workflows that start from a Webhook are published. --as-shipped imports
+ *    cut to --wait-cap seconds; workflows that start from a Webhook are published; an email review (the AI
+ *    agent example) sends to the mail server, which prints each mail with its Approve and Decline links (the
+ *    agent's chat model is the person's own: its OpenAI credential is left to pick). --as-shipped imports
  *    the files unchanged instead (real Slack/email nodes, their credentials to pick).
  * 6. prints the editor URL, the login, how to run each example and the demo keys, and stays up until Ctrl-C
  *
@@ -29,6 +31,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { prepareExample } from '../e2e/fixtures/examples';
 import { startSink, type Sink, type SinkRecord } from '../e2e/fixtures/sink';
+import { startSmtp, type Mail, type Smtp } from '../e2e/fixtures/smtp';
 import { ensureN8n, Flavor } from '../e2e/n8n-install';
 import { N8nInstance, startN8n, WorkflowJson } from '../e2e/n8n-instance';
 import { DEMO_KEY_DESCRIPTIONS, start, type Simulator } from '../simulator';
@@ -147,6 +150,12 @@ export function devPatch(wf: WorkflowJson, sinkUrl: string, waitCapSeconds: numb
 	return patch;
 }
 
+/** What a review mail says and where its buttons lead, as the reviewer would read it. */
+export function describeMail(mail: Mail): string {
+	const links = mail.links.map((l) => `\n           ${l.label}: ${l.url}`).join('');
+	return `[stand-in] mail to ${mail.to.join(', ')}, "${mail.subject}"\n           ${mail.text.split('\n').slice(0, 12).join('\n           ')}${links}`;
+}
+
 /** One line for what an example sent to the stand-in, as Slack or the mailbox would have received it. */
 export function describeRecord(r: SinkRecord): string {
 	const b = (r.body ?? {}) as Record<string, any>;
@@ -173,6 +182,8 @@ export interface DevWorkflow {
 	webhookPaths: string[];
 	/** the paths its MCP Server Triggers listen on (`/mcp/<path>`, Bearer Auth with the session's `mcpToken`) */
 	mcpPaths: string[];
+	/** it starts from a Chat Trigger (the AI agent example: runs with the person's own chat model) */
+	chat: boolean;
 }
 
 export interface DevSession {
@@ -180,6 +191,8 @@ export interface DevSession {
 	n8n: N8nInstance;
 	sim: Simulator;
 	sink: Sink;
+	/** the mail server an email review sends to (the SMTP credential the examples' reviews are bound to) */
+	smtp: Smtp;
 	credential: { id: string; name: string };
 	workflows: DevWorkflow[];
 	/** the token of the Bearer Auth credential bound to the MCP Server Triggers */
@@ -188,12 +201,20 @@ export interface DevSession {
 }
 
 const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+const CHAT_TRIGGER = '@n8n/n8n-nodes-langchain.chatTrigger';
 
-/** Points every Bearer Auth credential reference (an MCP Server Trigger's) at the one dev created. */
-function bindBearer(wf: WorkflowJson, bearer: { id: string; name: string }): WorkflowJson {
+/**
+ * Points every credential reference of these types at the one dev created: Bearer Auth (an MCP Server
+ * Trigger's), SMTP (an email review's; the Send Email nodes become HTTP Requests to the stand-in).
+ */
+function bindCredentials(wf: WorkflowJson, made: Record<string, { id: string; name: string }>): WorkflowJson {
 	return {
 		...wf,
-		nodes: wf.nodes.map((n) => (n.credentials?.httpBearerAuth ? { ...n, credentials: { ...n.credentials, httpBearerAuth: { id: bearer.id, name: bearer.name } } } : n)),
+		nodes: wf.nodes.map((n) => {
+			const types = Object.keys(n.credentials ?? {}).filter((type) => made[type]);
+			if (!types.length) return n;
+			return { ...n, credentials: { ...n.credentials, ...Object.fromEntries(types.map((type) => [type, { id: made[type].id, name: made[type].name }])) } };
+		}),
 	};
 }
 
@@ -202,7 +223,7 @@ async function importExamples(
 	args: DevArgs,
 	sink: Sink,
 	cred: { id: string; name: string },
-	bearer: { id: string; name: string },
+	made: Record<string, { id: string; name: string }>,
 ): Promise<DevWorkflow[]> {
 	if (!fs.existsSync(args.examples)) return [];
 	const existing = new Map<string, string>();
@@ -214,15 +235,16 @@ async function importExamples(
 		wf.name ||= path.basename(file, '.json');
 		const webhookPaths = wf.nodes.filter((n) => n.type === 'n8n-nodes-base.webhook').map((n) => String(n.parameters?.path ?? ''));
 		const mcpPaths = wf.nodes.filter((n) => n.type === MCP_TRIGGER).map((n) => String(n.parameters?.path ?? ''));
+		const chat = wf.nodes.some((n) => n.type === CHAT_TRIGGER);
 		const known = existing.get(wf.name);
 		if (known) {
-			out.push({ file, name: wf.name, id: known, existed: true, active: false, webhookPaths, mcpPaths });
+			out.push({ file, name: wf.name, id: known, existed: true, active: false, webhookPaths, mcpPaths, chat });
 			continue;
 		}
 		try {
 			const runnable = args.asShipped
 				? bindCredential(wf, cred)
-				: prepareExample(bindBearer(wf, bearer), {
+				: prepareExample(bindCredentials(wf, made), {
 						credential: cred,
 						sinkUrl: sink.url,
 						sinkPrefix: path.basename(file, '.json'),
@@ -232,7 +254,7 @@ async function importExamples(
 			const id = await n8n.importWorkflow(runnable);
 			const active = !args.asShipped && webhookPaths.length + mcpPaths.length > 0;
 			if (active) await n8n.activate(id);
-			out.push({ file, name: wf.name, id, existed: false, active, webhookPaths, mcpPaths });
+			out.push({ file, name: wf.name, id, existed: false, active, webhookPaths, mcpPaths, chat });
 		} catch (e) {
 			console.error(`  ! could not import ${file}: ${(e as Error).message}`);
 		}
@@ -255,6 +277,8 @@ export async function startDev(args: DevArgs, log: (line: string) => void = cons
 	const sim = await start({ port: args.simPort, seed: args.seed, clock: { speed: args.speed } });
 	log(`[dev] simulator on ${sim.url} (seed ${args.seed}, clock x${args.speed})`);
 	const sink = await startSink({ onRecord: (r) => log(describeRecord(r)) });
+	const mailLogin = { user: 'n8n-dev', password: randomBytes(12).toString('hex') };
+	const smtp = await startSmtp(mailLogin, (mail) => log(describeMail(mail)));
 	let n8n: N8nInstance | undefined;
 	try {
 		log(`[dev] starting n8n on http://127.0.0.1:${args.port} with ${pkg.name}@${pkg.version} ...`);
@@ -263,22 +287,24 @@ export async function startDev(args: DevArgs, log: (line: string) => void = cons
 		// the MCP example's trigger asks for a Bearer Auth credential: one with a token of this session
 		const mcpToken = `dev-${randomBytes(12).toString('hex')}`;
 		const bearer = await n8n.upsertCredential({ name: 'MCP clients (dev bearer token)', type: 'httpBearerAuth', data: { token: mcpToken } });
-		const workflows = await importExamples(n8n, args, sink, credential, bearer);
+		const mail = await n8n.upsertCredential({ name: 'SMTP (dev mail stand-in)', type: 'smtp', data: { ...mailLogin, host: '127.0.0.1', port: smtp.port, secure: false } });
+		const workflows = await importExamples(n8n, args, sink, credential, { httpBearerAuth: bearer, smtp: mail });
 		const running = n8n;
 		return {
 			args,
 			n8n: running,
 			sim,
 			sink,
+			smtp,
 			credential,
 			workflows,
 			mcpToken,
 			stop: async () => {
-				await Promise.allSettled([running.stop(), sim.close(), sink.close()]);
+				await Promise.allSettled([running.stop(), sim.close(), sink.close(), smtp.close()]);
 			},
 		};
 	} catch (e) {
-		await Promise.allSettled([n8n?.stop(), sim.close(), sink.close()]);
+		await Promise.allSettled([n8n?.stop(), sim.close(), sink.close(), smtp.close()]);
 		throw e;
 	}
 }
@@ -286,6 +312,7 @@ export async function startDev(args: DevArgs, log: (line: string) => void = cons
 /** How to run one example in the dev set-up. */
 function howToRun(n8n: N8nInstance, w: DevWorkflow, asShipped: boolean, mcpToken: string): string {
 	if (asShipped) return 'as shipped: pick Slack/SMTP credentials to run it';
+	if (w.chat) return 'pick your OpenAI credential on "OpenAI Chat Model", then Open chat; each review mail is printed below with its Approve and Decline links';
 	if (w.active && w.mcpPaths.length) {
 		return w.mcpPaths.map((p) => `MCP client (Streamable HTTP): ${n8n.baseUrl}/mcp/${p}  with header Authorization: Bearer ${mcpToken}`).join('\n          ');
 	}
@@ -336,6 +363,7 @@ async function main(): Promise<void> {
 		if (!args.asShipped) {
 			console.log(`\n  Stand-in:  ${sink.url}  Slack and email nodes post here instead (HTTP Request nodes of the same name);`);
 			console.log('             each message is printed below as [stand-in] lines. Slack approvals answer Approve at once.');
+			console.log(`             An email review's mail goes to the mail server on port ${session.smtp.port}, printed the same way with its links.`);
 			console.log(`             n8n Wait nodes wait at most ${args.waitCapSeconds} s here (--wait-cap).`);
 		}
 		console.log(`\n  Simulator: ${sim.url}  (clock x${args.speed}: a 10-35 min deck takes ${(600 / args.speed).toFixed(0)}-${(2100 / args.speed).toFixed(0)} s)`);

@@ -42,6 +42,14 @@ const DELIVERS: Record<string, Array<{ node: string; kind: SinkRecord['kind']; a
 	'mcp-agent-tools.json': [],
 };
 
+/**
+ * Examples `npm run dev` imports but cannot run by itself, and why: the AI agent's chat model is the
+ * person's own (agent-review.e2e.ts runs that example with a stand-in model and this mail server).
+ */
+const NOT_RUN_HERE: Record<string, string> = {
+	'ai-agent-review.json': 'needs a chat model',
+};
+
 afterAll(async () => {
 	await closeHttpClients();
 });
@@ -84,7 +92,16 @@ describe.each(flavors)('npm run dev (n8n %s): every example runs with the stand-
 		}
 	});
 
-	test.each(FILES)('%s runs to its end and delivers to the stand-in', async (file) => {
+	test.each(FILES.filter((f) => NOT_RUN_HERE[f]))('%s is imported with its review sending to the mail server (runs with your own chat model)', async (file) => {
+		const w = dev.workflows.find((x) => x.file === file)!;
+		const saved = await dev.n8n.getWorkflow(w.id);
+		const reviews = (saved.nodes as Json[]).filter((n) => String(n.type).endsWith('HitlTool'));
+		expect(reviews.length).toBeGreaterThan(0);
+		for (const review of reviews) expect(review.credentials?.smtp?.name).toBe('SMTP (dev mail stand-in)');
+		expect(w.chat).toBe(true);
+	});
+
+	test.each(FILES.filter((f) => !NOT_RUN_HERE[f]))('%s runs to its end and delivers to the stand-in', async (file) => {
 		expect(DELIVERS[file]).toBeDefined();
 		const w = dev.workflows.find((x) => x.file === file)!;
 		const before = dev.sim.ledger.charges.length;
@@ -96,7 +113,7 @@ describe.each(flavors)('npm run dev (n8n %s): every example runs with the stand-
 				new StreamableHTTPClientTransport(new URL(`${dev.n8n.baseUrl}/mcp/${w.mcpPaths[0]}`), { requestInit: { headers: { Authorization: `Bearer ${dev.mcpToken}` } } }),
 			);
 			try {
-				const brief = { title: `Launch plan (${file})`, coreMessage: 'Why the new plan wins', audience: 'Sales team', slideCount: 8, expectedCredits: 10, confirmSlideSurcharge: false };
+				const brief = { title: `Launch plan (${file})`, coreMessage: 'Why the new plan wins', audience: 'Sales team', slideCount: 8, expectedCredits: 10 };
 				const answer = (await client.callTool({ name: 'Create_Deck', arguments: brief })) as { isError?: boolean; content: Array<{ text?: string }> };
 				expect({ isError: Boolean(answer.isError), text: answer.content.map((c) => c.text ?? '').join('') }).toEqual({ isError: false, text: expect.stringMatching(/"outcome":\s*"success"/) });
 			} finally {

@@ -7,7 +7,8 @@
  *
  * It lists the tools (their descriptions carry the price and polling rules; numbers are numbers
  * in the schemas), calls Get Credits, Create, polls to completion with Get Status and Check Deck,
- * meets a 402 surcharge, a price drift and a 404 as answers (not errors), repeats an identical
+ * meets a 402 surcharge (which this tool cannot confirm: the example fixes the confirmation off, as no
+ * n8n review can sit in front of an MCP client), a price drift and a 404 as answers (not errors), repeats an identical
  * Create (one purchase: the deck bought earlier, nothing charged, also from a new session), buys
  * again with a new purchaseReference, and checks every call answered under 60 s (the SDK's
  * default limit) and the API key in no result, log line or saved execution.
@@ -84,7 +85,6 @@ describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigg
 		coreMessage: 'Revenue grew 20% and churn fell',
 		audience: 'The board',
 		slideCount: 10,
-		confirmSlideSurcharge: false,
 		purchaseReference: '',
 		...extra,
 	});
@@ -145,7 +145,8 @@ describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigg
 		const properties = (create.inputSchema as Json).properties;
 		expect(properties.expectedCredits.type).toBe('number');
 		expect(properties.slideCount.type).toBe('number');
-		expect(properties.confirmSlideSurcharge.type).toBe('boolean');
+		// n8n's human review cannot sit in front of an MCP client: the surcharge is no argument of the tool
+		expect(properties.confirmSlideSurcharge).toBeUndefined();
 		expect(properties.title.type).toBe('string');
 
 		for (const name of ['Get_Deck_Status', 'Check_Deck']) {
@@ -193,7 +194,7 @@ describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigg
 		expect(surcharge.isError).toBe(false);
 		expect(surcharge.items[0]).toMatchObject({ outcome: 'client_action', cta: 'confirm_slide_surcharge' });
 		expect(surcharge.items[0].message).toMatch(/Only the person who pays may accept a surcharge/);
-		expect(surcharge.items[0].message).toMatch(/confirmSlideSurcharge true/);
+		expect(surcharge.items[0].message).toMatch(/This tool cannot confirm a surcharge/);
 
 		const drift = await call(client, 'Create_Deck', brief({ expectedCredits: 3, title: 'Cheap deck' }));
 		expect(drift.isError).toBe(false);

@@ -6,7 +6,7 @@
  *
  * - `launchEditor`: the browser, a light-theme page of the given size, signed in as n8n's owner;
  * - `bindCredentials`: one credential per (type, name) a workflow names (Deck Generator -> the
- *   simulator; Slack and SMTP with dummy values, never used), so no "credential missing" mark shows;
+ *   simulator; Slack, SMTP and OpenAI with dummy values, never used), so no "credential missing" mark shows;
  * - `openCanvas`, `openPanel`: a workflow fitted to the view clear of the floating "Execute workflow"
  *   button; a node's panel (n8n's node details view) by a double click;
  * - `SHOTS`: every README picture by name, where it is written and how it is taken.
@@ -97,6 +97,7 @@ export async function bindCredentials(
 		deckGenApi: deckGen,
 		slackApi: { accessToken: 'xoxb-not-a-real-token' },
 		smtp: { user: 'decks@example.com', password: 'not-a-real-password', host: 'smtp.example.com', port: 465, secure: true },
+		openAiApi: { apiKey: 'sk-not-a-real-key' },
 	};
 	const nodes = [];
 	for (const node of wf.nodes) {

@@ -107,6 +107,12 @@ export const PANELS: Panel[] = [
 	{ node: 'deckGenTool', version: 1, parameters: deck('create'), fields: [...CREATE_FIELDS, 'Options', 'Description'], outputs: TOOL },
 	{ node: 'deckGenTool', version: 1, parameters: deck('getStatus'), fields: ['Resource', 'Operation', 'Task ID', 'Options', 'Description'], outputs: TOOL },
 	{ node: 'deckGenWaitTool', version: 1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID', 'Options', 'Description'], outputs: TOOL },
+
+	// The AI agent example's tools (ai-agent-review.json, made with version 1.1)
+	{ node: 'deckGenTool', version: 1.1, parameters: { resource: 'account', operation: 'getCredits' }, fields: ['Resource', 'Operation', 'Options', 'Description'], outputs: TOOL },
+	{ node: 'deckGenTool', version: 1.1, parameters: deck('create'), fields: [...CREATE_FIELDS, 'Options', 'Description'], outputs: TOOL },
+	{ node: 'deckGenTool', version: 1.1, parameters: deck('getStatus'), fields: ['Resource', 'Operation', 'Task ID', 'Options', 'Description'], outputs: TOOL },
+	{ node: 'deckGenWaitTool', version: 1.1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID', 'Options', 'Description'], outputs: TOOL },
 ];
 
 export const NODE_NAMES: Record<PanelNode, string> = {

@@ -3,6 +3,8 @@
  * showcase): every value an example sets on a Deck Generator node is one the form shows (no field kept
  * only for saved 0.1 workflows), every example says on its canvas what to set before it runs, in full,
  * on a note large enough to show it, and saves its progress (a crash in the middle of a wait resumes).
+ * An AI agent never reaches a tool that spends but through a person's review, and an MCP server's
+ * Create cannot confirm a surcharge by itself (issue 32).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +12,7 @@ import { join } from 'node:path';
 import { NodeHelpers, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 
 import { DeckGen } from '../../nodes/DeckGen/DeckGen.node';
+import { operations } from '../../nodes/DeckGen/actions/router';
 import { DeckGenWait } from '../../nodes/DeckGenWait/DeckGenWait.node';
 
 const ROOT = join(__dirname, '../..');
@@ -28,6 +31,7 @@ interface Node {
 interface Workflow {
 	name: string;
 	nodes: Node[];
+	connections?: Record<string, Record<string, Array<Array<{ node: string; type: string }>>>>;
 	settings?: Record<string, unknown>;
 }
 
@@ -87,6 +91,42 @@ function unseenParameters(node: Node, type: INodeTypeDescription): string[] {
 
 function notesOf(wf: Workflow): Node[] {
 	return wf.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote');
+}
+
+/**
+ * What lets a model buy without a person, in an example: a Deck Generator tool that spends connected
+ * straight to an AI Agent; a reviewed one that may re-send at a live price above the one the reviewer saw
+ * (Max Credits), or whose review message does not show the call's own title, slide count, price and
+ * surcharge (`$tool.parameters`, the arguments the held call runs with); an MCP server's Create whose
+ * surcharge confirmation is a model's argument (n8n's review cannot sit in front of an MCP client).
+ */
+function agentToolProblems(wf: Workflow): string[] {
+	const byName = new Map(wf.nodes.map((n) => [n.name, n]));
+	const toolTargets = (name: string) => (wf.connections?.[name]?.ai_tool ?? []).flat().map((c) => byName.get(c.node)!);
+	const isAgent = (n: Node) => n.type === '@n8n/n8n-nodes-langchain.agent';
+	const problems: string[] = [];
+	for (const tool of wf.nodes.filter((n) => n.type === 'n8n-nodes-deckgen.deckGenTool' || n.type === 'n8n-nodes-deckgen.deckGenWaitTool')) {
+		const p = tool.parameters as Record<string, unknown>;
+		const spends = tool.type.endsWith('deckGenTool') && (operations as Record<string, Record<string, { spends: boolean }>>)[String(p.resource)][String(p.operation)].spends;
+		for (const target of toolTargets(tool.name)) {
+			if (isAgent(target) && spends) problems.push(`${tool.name} spends and reaches ${target.name} with no review`);
+			if (target.type.endsWith('HitlTool')) {
+				if (!toolTargets(target.name).every(isAgent)) problems.push(`${target.name} reviews for something other than an AI Agent`);
+				if (Number(p.maxCredits ?? 0) !== 0) problems.push(`${tool.name} is reviewed but may re-send at up to Max Credits ${String(p.maxCredits)}`);
+				if (p.operation === 'create') {
+					const message = String((target.parameters as Record<string, unknown>).message);
+					for (const parameter of ['title', 'slideCount', 'expectedCredits', 'confirmSlideSurcharge']) {
+						const key = /\$fromAI\('([^']+)'/.exec(String(p[parameter]))?.[1];
+						if (!key || !message.includes(`$tool.parameters.${key}`)) problems.push(`${target.name}'s message does not show ${parameter} as the call carries it`);
+					}
+				}
+			}
+			if (target.type === '@n8n/n8n-nodes-langchain.mcpTrigger' && p.operation === 'create' && String(p.confirmSlideSurcharge ?? '').includes('$fromAI')) {
+				problems.push(`${tool.name}: an MCP client could confirm a surcharge itself`);
+			}
+		}
+	}
+	return problems;
 }
 
 /**
@@ -192,8 +232,9 @@ describe('example workflows', () => {
 					expect(content).toMatch(/Execute Once/);
 				}
 			}
-			// the price: what Expected Credits is and how to learn the live one
-			if (nodes.some((n) => (n.parameters as Record<string, unknown>).operation === 'create')) {
+			// the price, where the workflow sets it: what Expected Credits is and how to learn the live one
+			// (an AI agent's Create takes it from the model, and the reviewer sees it)
+			if (nodes.some((n) => n.parameters.operation === 'create' && !String(n.parameters.expectedCredits).includes('$fromAI'))) {
 				expect(content).toMatch(/\*\*Expected Credits\*\*/);
 				expect(content).toMatch(/To learn the price, set it to 0 and run once/);
 			}
@@ -202,6 +243,33 @@ describe('example workflows', () => {
 			if (uses('n8n-nodes-base.manualTrigger')) expect(content).toMatch(/Execute workflow/);
 		},
 	);
+
+	test.each(checked.map(({ file, wf }) => [file, wf] as const))(
+		'%s: an AI Agent reaches a tool that spends only through a human review, at no price above the one reviewed; an MCP server’s Create cannot confirm a surcharge',
+		(_file, wf) => expect(agentToolProblems(wf)).toEqual([]),
+	);
+
+	test('the agent-tool check itself finds a Create straight to the agent, a review that may re-send at a higher price or hides the slide count, and an MCP Create that confirms surcharges', () => {
+		const agent = examples.find(({ file }) => file === 'ai-agent-review.json')!.wf;
+		const mcp = examples.find(({ file }) => file === 'mcp-agent-tools.json')!.wf;
+		const edit = (wf: Workflow, change: (copy: Workflow) => void) => {
+			const copy = JSON.parse(JSON.stringify(wf)) as Workflow;
+			change(copy);
+			return agentToolProblems(copy);
+		};
+		const node = (wf: Workflow, name: string) => wf.nodes.find((n) => n.name === name)!;
+		expect(edit(agent, (wf) => (wf.connections!['Create Deck'].ai_tool[0][0].node = 'AI Agent'))).toEqual(['Create Deck spends and reaches AI Agent with no review']);
+		expect(edit(agent, (wf) => (node(wf, 'Create Deck').parameters.maxCredits = 40))).toEqual(['Create Deck is reviewed but may re-send at up to Max Credits 40']);
+		expect(
+			edit(agent, (wf) => {
+				const review = node(wf, 'Review purchase by email').parameters;
+				review.message = String(review.message).split('$tool.parameters.slideCount').join('$json.slideCount');
+			}),
+		).toEqual(["Review purchase by email's message does not show slideCount as the call carries it"]);
+		expect(edit(mcp, (wf) => (node(wf, 'Create Deck').parameters.confirmSlideSurcharge = "={{ $fromAI('confirmSlideSurcharge', '', 'boolean', false) }}"))).toEqual([
+			'Create Deck: an MCP client could confirm a surcharge itself',
+		]);
+	});
 
 	test('an email that says it attaches the deck attaches it, and one that sends the link is named so', () => {
 		for (const { file, wf } of checked) {

@@ -46,7 +46,7 @@ const REPLAYS =
 /** The default tool description of each operation, by `resource.operation`. */
 export const TOOL_DESCRIPTIONS: Record<string, string> = {
 	'account.getCredits': `Read the Deck Generator account's credit balance and who the API key belongs to. Spends nothing. ${NORMAL_ANSWER}`,
-	'deck.create': `Buy a new slide deck from a brief (title, core message, audience, slide count). ${SPENDS} The answer comes at once with a taskId, but the deck is not ready yet. Then call Get Status with that taskId. ${POLL_ADVICE} On succeeded, hand the person deckUrl. ${REPLAYS} A slide count above the free cap may need a person's approval of a surcharge: never set confirmSlideSurcharge true unless a person approved the higher price. ${NORMAL_ANSWER}`,
+	'deck.create': `Buy a new slide deck from a brief (title, core message, audience, slide count). ${SPENDS} The answer comes at once with a taskId, but the deck is not ready yet. Then call Get Status with that taskId. ${POLL_ADVICE} On succeeded, hand the person deckUrl. ${REPLAYS} A slide count above the free cap may need a surcharge, which only the person who pays may accept: set confirmSlideSurcharge true only once they accepted the higher price, or where a person reviews every call of this tool before it runs (n8n's human review). ${NORMAL_ANSWER}`,
 	'deck.getStatus': `Read the state of a deck bought with Create, by its taskId. Spends nothing. state is running (ask again later), succeeded (the deck is ready: hand the person deckUrl; deckUrlNeedsSignIn says whether opening it needs signing in to the service) or failed (tell the person). ${POLL_ADVICE} An unknown taskId answers outcome error with code not_found. ${NORMAL_ANSWER}`,
 	'deck.download': `Fetch a finished deck's file by its taskId. Spends nothing. The file itself cannot reach you (n8n drops files from tool answers): the answer carries deckUrl, the link to hand the person. ${NORMAL_ANSWER}`,
 	'deck.revise': `Buy a new version of a finished deck from instructions, by its taskId. ${SPENDS} The included revision round costs 0. The new version takes time like a new deck: poll Get Status with the taskId. ${POLL_ADVICE} ${NORMAL_ANSWER}`,
@@ -243,10 +243,11 @@ function clientActionMessage(node: INode, json: IDataObject, expected: string): 
 	switch (json.cta) {
 		case 'confirm_slide_surcharge': {
 			const confirm = argumentOf(node, 'confirmSlideSurcharge');
+			// Behind n8n's human review the call itself is how the person is asked: the reviewer sees it confirm the surcharge.
 			const how = confirm
-				? `Only after the person approved, call Create again with the same arguments, ${confirm} true and ${expected} ${price ?? 'the new price'}.`
+				? `Show them the price and ask, or, where a person reviews every call of this tool before it runs (n8n's human review), call again and the reviewer decides. To accept it, call Create again with the same arguments, ${confirm} true and ${expected} ${price ?? 'the new price'}.`
 				: 'This tool cannot confirm a surcharge (its confirmation is fixed in the workflow): the person must approve it in the workflow, or ask for fewer slides.';
-			return `The slide count carries a surcharge${price !== undefined ? `: the price is ${price} credits` : ''}. Nothing was charged. Only the person who pays may accept a surcharge: show them the price and ask. ${how} Never confirm a surcharge on your own.`;
+			return `The slide count carries a surcharge${price !== undefined ? `: the price is ${price} credits` : ''}. Nothing was charged. Only the person who pays may accept a surcharge. ${how} Never confirm a surcharge on your own.`;
 		}
 		case 'upgrade_for_slides': {
 			const slides = argumentOf(node, 'slideCount');

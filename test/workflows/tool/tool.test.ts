@@ -6,7 +6,7 @@
  */
 import { TOOL_DESCRIPTIONS, WAIT_TOOL_DESCRIPTION } from '../../../nodes/shared/n8n/tool';
 import { start, type Simulator } from '../../simulator';
-import { callTool, deckGenTool, deckGenWaitTool, exampleTool, exampleWorkflow, toolDescriptionOf } from './tool';
+import { AGENT_EXAMPLE, callTool, deckGenTool, deckGenWaitTool, exampleTool, exampleWorkflow, toolDescriptionOf } from './tool';
 
 const brief = (extra: Record<string, unknown> = {}) => ({
 	expectedCredits: 10,
@@ -130,21 +130,28 @@ describe('as an AI tool', () => {
 		expect(fixed.answer[0].message).toMatch(/fixed in the workflow \(Expected Credits\): only a person can change it/);
 	});
 
-	test('a surcharge: only a person may approve it, and the message names confirmSlideSurcharge; fixed in the workflow, it says the tool cannot', async () => {
+	test('a surcharge: only a person may accept it; the reviewed agent’s Create says how to ask again confirming it, the MCP example’s cannot confirm one at all', async () => {
 		const { key } = sim.control.createAccount({ balance: 200, subscriber: true });
-		const { answer } = await callTool(sim, exampleTool('Create Deck'), brief({ slideCount: 20, expectedCredits: 10 }), key);
-		expect(answer[0]).toMatchObject({ outcome: 'client_action', cta: 'confirm_slide_surcharge' });
+		// the AI Agent example: confirmSlideSurcharge is the model's argument, and n8n's human review holds every call
+		const reviewed = exampleTool('Create Deck', {}, AGENT_EXAMPLE);
+		const { answer } = await callTool(sim, reviewed, brief({ slideCount: 20, expectedCredits: 10 }), key);
+		expect(answer[0]).toMatchObject({ outcome: 'client_action', cta: 'confirm_slide_surcharge', credits: 20 });
 		const message = String(answer[0].message);
 		expect(message).toMatch(/Only the person who pays may accept a surcharge/);
+		expect(message).toMatch(/where a person reviews every call of this tool before it runs \(n8n's human review\), call again and the reviewer decides/);
 		expect(message).toMatch(/call Create again with the same arguments, confirmSlideSurcharge true and expectedCredits 20/);
 		expect(message).not.toMatch(/Confirm Slide Surcharge/);
 
-		const fixed = exampleTool('Create Deck', { confirmSlideSurcharge: false });
-		const refused = await callTool(sim, fixed, brief({ slideCount: 20 }), key);
+		// the MCP example: the confirmation is fixed off, whatever a client sends
+		const fixed = exampleTool('Create Deck');
+		expect(fixed.parameters.confirmSlideSurcharge).toBe(false);
+		const refused = await callTool(sim, fixed, brief({ slideCount: 20, expectedCredits: 20, confirmSlideSurcharge: true }), key);
+		expect(refused.answer[0]).toMatchObject({ outcome: 'client_action', cta: 'confirm_slide_surcharge' });
 		expect(refused.answer[0].message).toMatch(/This tool cannot confirm a surcharge/);
+		expect(sim.control.balanceOf(key)).toBe(200);
 
-		// After the person approved, the model's call with the flag and the price buys it.
-		const confirmed = await callTool(sim, exampleTool('Create Deck'), brief({ slideCount: 20, expectedCredits: 20, confirmSlideSurcharge: true }), key);
+		// the reviewed call, once the reviewer approved it: the flag and the price buy it
+		const confirmed = await callTool(sim, reviewed, brief({ slideCount: 20, expectedCredits: 20, confirmSlideSurcharge: true }), key);
 		expect(confirmed.answer[0]).toMatchObject({ outcome: 'success' });
 		expect(sim.control.balanceOf(key)).toBe(180);
 	});

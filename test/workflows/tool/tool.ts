@@ -18,6 +18,8 @@ import { credentialFor } from '../credential';
 import { assertNoKeyLeak } from '../deckgen/fixture';
 
 export const EXAMPLE = join(__dirname, '..', 'examples', 'mcp-agent-tools.json');
+/** The AI Agent example, whose Create Deck sits behind n8n's human review (its surcharge is a model's argument). */
+export const AGENT_EXAMPLE = join(__dirname, '..', 'examples', 'ai-agent-review.json');
 export const DECK_TOOL = 'n8n-nodes-deckgen.deckGenTool';
 export const WAIT_TOOL = 'n8n-nodes-deckgen.deckGenWaitTool';
 
@@ -34,13 +36,13 @@ export function toolVariant<T extends INodeType>(node: T): T {
 export const deckGenTool = toolVariant(new DeckGen());
 export const deckGenWaitTool = toolVariant(new DeckGenWait());
 
-export function exampleWorkflow(): WorkflowJson {
-	return JSON.parse(readFileSync(EXAMPLE, 'utf8')) as WorkflowJson;
+export function exampleWorkflow(file = EXAMPLE): WorkflowJson {
+	return JSON.parse(readFileSync(file, 'utf8')) as WorkflowJson;
 }
 
-/** A tool node of the example, by name, with parameter changes. */
-export function exampleTool(name: string, parameters: INode['parameters'] = {}): INode {
-	const node = exampleWorkflow().nodes.find((n) => n.name === name);
+/** A tool node of the example (the MCP one unless `file` says), by name, with parameter changes. */
+export function exampleTool(name: string, parameters: INode['parameters'] = {}, file = EXAMPLE): INode {
+	const node = exampleWorkflow(file).nodes.find((n) => n.name === name);
 	if (!node) throw new Error(`the example has no node ${name}`);
 	return { ...node, parameters: { ...node.parameters, ...parameters } };
 }
