@@ -24,6 +24,7 @@ import { livePriceOf, refusalFields, REPLAYED_MESSAGE, REPLAYED_UPLOAD_MESSAGE, 
 import type { RetrySettings } from '../../shared/retry';
 import type { HttpMethod } from '../../shared/transport';
 import { toNodeApiError } from '../../shared/n8n/errors';
+import { announcePurchase, notePurchaseResult } from '../../shared/n8n/purchaseLog';
 import { triggerItemsOf } from '../../shared/n8n/origin';
 import type { EmittedItem } from '../../shared/n8n/item';
 import type { NodeService } from '../../shared/n8n/service';
@@ -185,9 +186,16 @@ async function sendOnce(
 		sha256Hex(bytes),
 		request.options.idempotencyKey,
 	);
+	const method = request.method ?? 'POST';
+	// Written before a byte is sent: the only trace of a purchase whose worker dies while it is in flight.
+	const logged = item.spends && json && method === 'POST';
+	if (logged) {
+		const body = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+		announcePurchase(ctx, { method, path: request.path, idempotencyKey: key, body }, { operation: request.operation, item: itemIndex }, item.service.maskText);
+	}
 	const result = await item.service.call(
 		{
-			method: request.method ?? 'POST',
+			method,
 			path: request.path,
 			headers: { 'Content-Type': contentType, [IDEMPOTENCY_HEADER]: key },
 			body: bytes,
@@ -198,6 +206,7 @@ async function sendOnce(
 		const purchase = purchaseResult(result);
 		recordPurchase(item.keyStore, slot, key, purchase);
 		logPurchase(ctx, slot, key, purchase, result.outcome);
+		if (logged) notePurchaseResult(ctx, key, purchase);
 	}
 	return { outcome: result.outcome, key };
 }
