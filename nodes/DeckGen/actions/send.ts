@@ -205,7 +205,7 @@ async function sendOnce(
 	if (item.spends) {
 		const purchase = purchaseResult(result);
 		recordPurchase(item.keyStore, slot, key, purchase);
-		logPurchase(ctx, slot, key, purchase, result.outcome);
+		logPurchase(ctx, slot, key, purchase, result.outcome, item.service.maskText);
 		if (logged) notePurchaseResult(ctx, key, purchase);
 	}
 	return { outcome: result.outcome, key };
@@ -233,11 +233,12 @@ function purchaseResult(result: CallResult): PurchaseResult {
 }
 
 /**
- * Every purchase goes to n8n's log when it is made, so that an administrator can find the decks
- * after any crash, whatever the execution saved. Never the API key: only ids n8n and the service
- * gave, and the idempotency key (which replays, never buys).
+ * What came of every purchase goes to n8n's log when its answer is in (the line written before it
+ * was sent is ../../shared/n8n/purchaseLog.ts's), so that an administrator can find the decks after
+ * any crash, whatever the execution saved. Never the API key: only ids n8n and the service gave,
+ * and the idempotency key (which replays, never buys).
  */
-function logPurchase(ctx: IExecuteFunctions, slot: KeySlot, key: string, purchase: PurchaseResult, outcome: Outcome): void {
+function logPurchase(ctx: IExecuteFunctions, slot: KeySlot, key: string, purchase: PurchaseResult, outcome: Outcome, mask: (text: string) => string): void {
 	if (purchase.kind !== 'bought' && purchase.kind !== 'unanswered') return;
 	const meta = {
 		workflowId: ctx.getWorkflow().id ?? '',
@@ -246,17 +247,19 @@ function logPurchase(ctx: IExecuteFunctions, slot: KeySlot, key: string, purchas
 		operation: slot.operation,
 		itemIndex: slot.itemIndex,
 		runIndex: slot.runIndex,
-		idempotencyKey: key,
+		idempotencyKey: mask(key),
 	};
+	// In the message itself: n8n's default console format prints the message alone.
+	const where = `(Idempotency-Key ${mask(key)}; workflow ${meta.workflowId || '(unsaved)'}, execution ${meta.executionId}, node ${JSON.stringify(meta.node)}, item ${slot.itemIndex})`;
 	if (purchase.kind === 'bought') {
 		const replayed = outcome.route === 'success' && outcome.replayed;
-		ctx.logger.info(`Deck Generator: ${replayed ? 'purchase replayed (nothing charged)' : 'purchase made'}, taskId ${purchase.taskId ?? '(none in the answer)'}`, {
+		ctx.logger.info(`Deck Generator: ${replayed ? 'purchase replayed (nothing charged)' : 'purchase made'}, taskId ${purchase.taskId ?? '(none in the answer)'} ${where}`, {
 			...meta,
 			taskId: purchase.taskId,
 			replayed,
 		});
 	} else {
-		ctx.logger.warn(`Deck Generator: purchase sent without a definite answer: it ${MAY_HAVE_BEEN_BOUGHT}`, meta);
+		ctx.logger.warn(`Deck Generator: purchase sent without a definite answer: it ${MAY_HAVE_BEEN_BOUGHT} ${where}`, meta);
 	}
 }
 
