@@ -23,12 +23,13 @@ export function customDataKeyFor(nodeName: string): string {
 	return `deckgen_${nodeName.replace(/[^\p{L}\p{N}\p{M}_]/gu, '_')}`.slice(0, 50);
 }
 
-type Noted = { title?: string; state: 'sending' | 'bought' | 'unanswered'; taskId?: string };
+/** A purchase as the custom data names it; `shownKey` and `title` as masked for the log line. */
+type Noted = { shownKey: string; title?: string; state: 'sending' | 'bought' | 'unanswered'; taskId?: string };
 
 /** Each node run's purchases (n8n gives every node run its own context object). */
 const notedByRun = new WeakMap<IExecuteFunctions, Map<string /* key */, Noted>>();
 
-function describe(key: string, noted: Noted): string {
+function describe(noted: Noted): string {
 	const title = noted.title ? JSON.stringify(noted.title.length > TITLE_MAX ? `${noted.title.slice(0, TITLE_MAX)}…` : noted.title) : '(no title)';
 	const where =
 		noted.state === 'bought'
@@ -36,11 +37,11 @@ function describe(key: string, noted: Noted): string {
 			: noted.state === 'unanswered'
 				? 'no definite answer: may have been bought'
 				: 'sent, no answer yet';
-	return `${title} (Idempotency-Key ${key}): ${where}`;
+	return `${title} (Idempotency-Key ${noted.shownKey}): ${where}`;
 }
 
 function writeCustomData(ctx: IExecuteFunctions, noted: Map<string, Noted>): void {
-	const entries = [...noted].map(([key, entry]) => describe(key, entry));
+	const entries = [...noted.values()].map(describe);
 	let value = entries.length ? entries.join(' | ') : 'nothing bought';
 	for (let shown = entries.length - 1; value.length > CUSTOM_DATA_VALUE_MAX && shown > 0; shown--) {
 		value = `${entries.slice(0, shown).join(' | ')} | and ${entries.length - shown} more in n8n's log`;
@@ -81,7 +82,7 @@ export function announcePurchase(ctx: IExecuteFunctions, request: PurchaseReques
 		idempotencyKey: mask(record.idempotencyKey),
 		...(title ? { title: mask(title) } : {}),
 	});
-	note(ctx, request.idempotencyKey, { title: title && mask(title), state: 'sending' });
+	note(ctx, request.idempotencyKey, { shownKey: mask(request.idempotencyKey), title: title && mask(title), state: 'sending' });
 }
 
 /**
@@ -92,8 +93,8 @@ export function notePurchaseResult(ctx: IExecuteFunctions, key: string, result: 
 	const noted = notedByRun.get(ctx);
 	const known = noted?.get(key);
 	if (!noted || !known) return;
-	if (result.kind === 'bought') note(ctx, key, { title: known.title, state: 'bought', taskId: result.taskId });
-	else if (result.kind === 'unanswered') note(ctx, key, { title: known.title, state: 'unanswered' });
+	if (result.kind === 'bought') note(ctx, key, { ...known, state: 'bought', taskId: result.taskId });
+	else if (result.kind === 'unanswered') note(ctx, key, { ...known, state: 'unanswered' });
 	else if (known.state === 'sending') {
 		noted.delete(key);
 		writeCustomData(ctx, noted);

@@ -1,6 +1,7 @@
 import { NodeOperationError, updateDisplayOptions, type INodeProperties, type NodeError } from 'n8n-workflow';
 
 import { callOptions, optionsCollection, readOptions } from '../common';
+import type { EmittedItem } from '../../../shared/n8n/item';
 import { PURCHASE_MARKER, readLoggedPurchase, titleOf, type PurchaseRecord } from '../../../shared/purchaseRecord';
 import type { Operation } from '../node.type';
 import { sendMutation, type ItemContext } from '../send';
@@ -70,7 +71,7 @@ export async function execute(item: ItemContext) {
 	const { record } = reading;
 	const { retry, concurrency } = readOptions(ctx, itemIndex);
 	const title = titleOf(record.body);
-	let emitted;
+	let emitted: EmittedItem;
 	try {
 		emitted = await sendMutation(item, {
 			operation: record.operation,
