@@ -35,6 +35,7 @@ import { startSmtp, type Mail, type Smtp } from '../e2e/fixtures/smtp';
 import { ensureN8n, Flavor } from '../e2e/n8n-install';
 import { N8nInstance, startN8n, WorkflowJson } from '../e2e/n8n-instance';
 import { DEMO_KEY_DESCRIPTIONS, start, type Simulator } from '../simulator';
+import { purchaseLogLine, purchaseRecord } from '../../nodes/shared/purchaseRecord';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DEFAULT_EXAMPLES = path.join(REPO, 'test', 'workflows', 'examples');
@@ -132,13 +133,29 @@ export function bindCredential(wf: WorkflowJson, cred: { id: string; name: strin
 const UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
 
 /**
+ * A line as n8n's log has it before a purchase is sent (nodes/shared/purchaseRecord.ts), for the recovery
+ * example to run on here: a purchase that never reached the simulator, so recovering it buys it once.
+ */
+export function sampleLoggedPurchase(): string {
+	const body = { audience: 'Sales team', core_message: 'Why the new plan wins', expected_credits: 10, title: 'Launch plan (recovered)' };
+	return purchaseLogLine(
+		purchaseRecord({ method: 'POST', path: '/v1/decks', idempotencyKey: `dev-recovery-${randomBytes(6).toString('hex')}`, body }, { operation: 'deck.create', workflowId: 'dev', executionId: '1', node: 'Create Deck', item: 0 }),
+	);
+}
+
+/**
  * What an example needs besides the stand-ins to run here, per node: a PDF fetched from a sample URL is
- * fetched from the stand-in instead (same file name), and an n8n Wait node waits at most `waitCapSeconds`.
+ * fetched from the stand-in instead (same file name), an n8n Wait node waits at most `waitCapSeconds`,
+ * and the recovery example's empty *Paste logged lines* gets a sample line.
  */
 export function devPatch(wf: WorkflowJson, sinkUrl: string, waitCapSeconds: number): Record<string, Record<string, unknown>> {
 	const patch: Record<string, Record<string, unknown>> = {};
 	for (const node of wf.nodes) {
 		const p = node.parameters ?? {};
+		const pasted = (p.assignments as { assignments?: Array<{ name: string; value: unknown }> } | undefined)?.assignments;
+		if (node.type === 'n8n-nodes-base.set' && pasted?.length === 1 && pasted[0].name === 'lines' && pasted[0].value === '') {
+			patch[node.name] = { assignments: { assignments: [{ ...pasted[0], value: sampleLoggedPurchase() }] } };
+		}
 		if (node.type === 'n8n-nodes-base.httpRequest' && typeof p.url === 'string' && !p.url.startsWith('=') && /\.pdf$/i.test(new URL(p.url).pathname)) {
 			patch[node.name] = { url: `${sinkUrl}/files/${path.posix.basename(new URL(p.url).pathname)}` };
 		}

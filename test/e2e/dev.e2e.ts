@@ -38,6 +38,8 @@ const DELIVERS: Record<string, Array<{ node: string; kind: SinkRecord['kind']; a
 	],
 	'materials.json': [{ node: 'q3-results.pdf', kind: 'file' }],
 	'at-scale.json': [{ node: 'Slack: deck file', kind: 'sink', attachments: 1 }],
+	// run on the sample line dev pastes (a purchase that never reached the simulator: bought once here)
+	'recover-purchase.json': [{ node: 'Slack: recovered deck', kind: 'sink', attachments: 1 }],
 	// an MCP client drives it (below); nothing goes to Slack or email
 	'mcp-agent-tools.json': [],
 };

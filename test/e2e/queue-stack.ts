@@ -261,8 +261,11 @@ export interface QueueStack {
 	main: N8nInstance;
 	workers: Worker[];
 	encryptionKey: string;
-	/** start one more worker (same setup) */
-	addWorker(): Promise<Worker>;
+	/**
+	 * start one more worker (same setup); `env` is added to its environment only, e.g. n8n's default log
+	 * level and format (`N8N_LOG_LEVEL: 'info'`, `N8N_LOG_FORMAT: 'json'`) where the stack logs at debug
+	 */
+	addWorker(o?: { env?: Record<string, string> }): Promise<Worker>;
 	/** every process this stack started, by PID: stop them all (also after a failure) */
 	stop(): Promise<void>;
 }
@@ -386,8 +389,8 @@ export async function startQueueStack(o: QueueStackOptions): Promise<QueueStack>
 		stops.push(() => main.stop());
 		const workers: Worker[] = [];
 		let started = 0;
-		const addWorker = async () => {
-			const w = await startWorker(main, started++, { dir, packageDir: o.packageDir, concurrency: o.concurrency ?? 10, env: { ...env, ...o.workerEnv } });
+		const addWorker = async (w0: { env?: Record<string, string> } = {}) => {
+			const w = await startWorker(main, started++, { dir, packageDir: o.packageDir, concurrency: o.concurrency ?? 10, env: { ...env, ...o.workerEnv, ...w0.env } });
 			stops.push(() => w.stop());
 			workers.push(w);
 			workers.sort((a, b) => a.index - b.index);

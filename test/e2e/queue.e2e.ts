@@ -20,10 +20,17 @@
  *   its delivery id (the Idempotency Key) completes each with one charge; the surviving worker takes
  *   the new work.
  * - The API key is in no worker's (nor the main's) log.
+ * - Issue 15: a worker killed while Wait Until Done polls in the user-built workflow.
+ * - Issue 33: the example under a Form Trigger (no redelivery); a worker killed while Creates are in
+ *   flight, another while resumed checks read status; n8n erases the four executions; every charged
+ *   deck is found in what the node wrote before sending (the log line; the custom data n8n kept) and
+ *   recovered with test/workflows/examples/recover-purchase.json, replayed, no second charge.
  *
  * Run: npm run test:e2e (with the other e2e files), or
  *   npx jest --roots test/e2e --testMatch '**\/queue.e2e.ts' --testPathIgnorePatterns /node_modules/ --testTimeout 600000
  */
+import * as fs from 'fs';
+import * as path from 'path';
 import { e2eFlavors } from './n8n-install';
 import { start, type Simulator } from '../simulator';
 import { ensureBuilt, REPO } from './fixtures/build';
@@ -37,6 +44,10 @@ import {
 	FILE_NODE,
 	fireDecks,
 	importAtScale,
+	importFormAtScale,
+	importRecovery,
+	RECOVERY_SINK_PREFIX,
+	submitDeckForm,
 	loadAtScaleIssues,
 	SINK_PREFIX,
 	startSampler,
@@ -45,6 +56,8 @@ import {
 	waitForFinished,
 } from './fixtures/at-scale';
 import * as userBuilt from './fixtures/user-workflow';
+import { customDataKeyFor } from '../../nodes/shared/n8n/purchaseLog';
+import { PURCHASE_MARKER, readLoggedPurchase } from '../../nodes/shared/purchaseRecord';
 import { closeHttpClients, ExecutionDetail } from './n8n-instance';
 import { ensureQueueServices, startQueueStack, type QueueStack, type Worker } from './queue-stack';
 
@@ -418,5 +431,167 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 		expect([...completed].sort()).toEqual([...bought].sort());
 		expect(userBuilt.itemsOut(again, userBuilt.CREATE_NODE).map((j) => j.replayed)).toEqual([true, true, true]);
 		for (const w of stack.workers) expect(w.logs().includes(apiKey)).toBe(false);
+	}, TEST_TIMEOUT_MS);
+	// Issue 33: a deck paid for in an execution n8n erased, from a trigger that cannot be delivered again (a
+	// form). n8n 2.41 ends the execution of a dead worker's job and replaces its saved data with the error
+	// alone (WorkflowRunner.processError, runData {}), also where a Wait had saved Create's answer; what it
+	// keeps is the execution's custom data (its own table, execution_metadata, written by the main after a
+	// job that waits) and the workers' logs. Two workers are SIGKILLed: one while it runs the Creates of two
+	// form submissions (the service holds them: in flight, no answer ever read), the next while it runs the
+	// resumed checks of two others (their status reads held). Every charged deck must then be found in what
+	// the node wrote before sending (the log line; the custom data where n8n saved it) and be recovered with
+	// test/workflows/examples/recover-purchase.json from the pasted lines: replayed, no second charge, delivered.
+	it('issue 33: form submissions (no redelivery); a worker killed while Creates are in flight, another while resumed checks read status; every charged deck found in the log and recovered, no second charge', async () => {
+		const t = Date.now();
+		const charges0 = sim.ledger.charges.length;
+		const WAIT = WAIT_OFFLOAD_THRESHOLD_SECONDS + 1;
+		// the workers of the tests above are idle: they stop, and this test's work runs on workers started here,
+		// at n8n's default level (info); the last one logs in JSON (N8N_LOG_FORMAT=json)
+		const old = stack.workers.filter((w) => !w.process.exited());
+		const [form, a] = await Promise.all([
+			importFormAtScale(stack.main, { sim, apiKey, sinkUrl: sink.url, firstWaitSeconds: WAIT, waitSeconds: WAIT }),
+			stack.addWorker({ env: { N8N_LOG_LEVEL: 'info' } }),
+			...old.map((w) => w.stop()),
+		]);
+		const listed = async () => (await stack.main.listExecutions({ workflowId: form.id, limit: 100 })).map((e) => ({ id: String(e.id), status: e.status }));
+		const until = async <T>(what: string, deadlineMs: number, probe: () => Promise<T | undefined>): Promise<T> => {
+			const deadline = Date.now() + deadlineMs;
+			for (;;) {
+				const found = await probe();
+				if (found !== undefined) return found;
+				if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(await listed())}\n${logProblems(stack)}`);
+				await sleep(250);
+			}
+		};
+		const latency = () => sim.control.faultsInjected().latency ?? 0;
+
+		// B: two submissions bought and waiting in the database (Create answered on worker a)
+		for (const title of ['Form deck B1', 'Form deck B2']) expect(await submitDeckForm(stack.main, title)).toBeLessThan(300);
+		const bIds = await until('the first two submissions did not reach the Wait', 60_000, async () => {
+			const waiting = (await listed()).filter((e) => e.status === 'waiting');
+			return waiting.length === 2 && sim.ledger.charges.length - charges0 === 2 ? waiting.map((e) => e.id) : undefined;
+		});
+
+		// A: two more, whose Creates the service holds while worker a is killed
+		const heldA = latency();
+		sim.control.setFaults([{ method: 'POST', path: '/v1/decks', kind: 'latency', latencyMs: 20_000 }]);
+		for (const title of ['Form deck A1', 'Form deck A2']) expect(await submitDeckForm(stack.main, title)).toBeLessThan(300);
+		const aIds = await until('the last two submissions did not reach Create', 60_000, async () => {
+			const ids = (await listed()).filter((e) => !bIds.includes(e.id)).map((e) => e.id);
+			return ids.length === 2 && latency() - heldA === 2 && ids.every((id) => a.startedExecutions().includes(id)) ? ids : undefined;
+		});
+		const startingB = stack.addWorker({ env: { N8N_LOG_LEVEL: 'info' } });
+		await a.kill();
+		sim.control.setFaults([]);
+		const b = await startingB;
+		report.issue33 = { killedInCreateAfterSeconds: (Date.now() - t) / 1000 };
+
+		// B resumes on worker b after its Wait; its status reads are held while b is killed
+		const heldB = latency();
+		sim.control.setFaults([{ method: 'GET', path: /^\/v1\/decks\/[^/]+\/status$/, kind: 'latency', latencyMs: 30_000 }]);
+		await until('the waiting submissions did not resume on worker b', (WAIT + 90) * 1000, async () =>
+			latency() - heldB >= 2 && bIds.every((id) => b.startedExecutions().includes(id)) ? true : undefined,
+		);
+		const startingC = stack.addWorker({ env: { N8N_LOG_LEVEL: 'info', N8N_LOG_FORMAT: 'json' } });
+		await b.kill();
+		sim.control.setFaults([]);
+		const c = await startingC;
+		report.issue33.killedInCheckAfterSeconds = (Date.now() - t) / 1000;
+
+		// n8n erases all four: the error alone, no node run (what the editor's execution view then shows)
+		const ENDED_BY_N8N = /failed to be processed too many times/;
+		const erased = await until('n8n did not end the dead workers\' executions', 240_000, async () => {
+			const all = await Promise.all([...aIds, ...bIds].map((id) => stack.main.getExecution(id)));
+			return all.every((e) => ENDED_BY_N8N.test(e.data?.resultData?.error?.message ?? '')) ? all : undefined;
+		});
+		const view = (e: ExecutionDetail) => ({
+			status: e.status,
+			error: e.data?.resultData?.error?.message as string,
+			ranNodes: Object.keys(e.data?.resultData?.runData ?? {}),
+			customData: (e as ExecutionDetail & { customData?: Record<string, string> }).customData ?? {},
+		});
+		report.issue33.erasedAfterSeconds = (Date.now() - t) / 1000;
+		report.issue33.erased = Object.fromEntries(erased.map((e) => [String(e.id), view(e)]));
+		for (const e of erased) expect(view(e)).toMatchObject({ status: expect.stringMatching(/^(crashed|error)$/), ranNodes: [] });
+
+		// what the node wrote before each purchase was sent: worker a's log, n8n's default text format at info
+		// (the message alone); an admin greps DECKGEN_PURCHASE and keeps the erased executions' lines
+		const logged = a
+			.logs()
+			.split('\n')
+			.filter((line) => line.includes(PURCHASE_MARKER))
+			.map((line) => {
+				const reading = readLoggedPurchase(line);
+				if (!reading.ok) throw new Error(`${reading.message}: ${line}`);
+				return { line, record: reading.record };
+			})
+			.filter(({ record }) => record.workflowId === form.id);
+		for (const { line } of logged) expect(line.startsWith('Deck Generator: sending purchase "Form deck ')).toBe(true);
+		expect(logged.map(({ record }) => record.executionId).sort()).toEqual([...aIds, ...bIds].sort());
+		report.issue33.logLine = logged.find(({ record }) => aIds.includes(record.executionId))!.line;
+
+		// the service completes the purchases in flight (no client read their answers): four charges, all named
+		const keys = logged.map(({ record }) => record.idempotencyKey);
+		await until('the purchases in flight did not complete at the service', 60_000, async () => (keys.every((key) => sim.ledger.chargesFor(key).length === 1) ? true : undefined));
+		const charged = sim.ledger.charges.slice(charges0);
+		expect(charged).toHaveLength(4);
+		expect(charged.map((ch) => ch.idempotencyKey).sort()).toEqual([...keys].sort());
+		// the custom data kept through the erasure: the purchases whose execution had waited (saved) are named
+		// with their taskId; those in flight were never saved
+		for (const { record } of logged.filter(({ record }) => bIds.includes(record.executionId))) {
+			const { customData } = report.issue33.erased[record.executionId] as ReturnType<typeof view>;
+			expect(customData).toEqual({ [customDataKeyFor('Create Deck')]: expect.stringContaining(`(Idempotency-Key ${record.idempotencyKey}): taskId ${sim.ledger.chargesFor(record.idempotencyKey)[0].taskId}`) });
+		}
+		for (const id of aIds) expect((report.issue33.erased[id] as ReturnType<typeof view>).customData).toEqual({});
+		// n8n's event log of worker a names the executions that died in Create and the node they died in,
+		// nothing of the purchase
+		const eventLog = path.join(a.userFolder, '.n8n', 'n8nEventLog-worker.log');
+		const events = fs
+			.readFileSync(eventLog, 'utf8')
+			.split('\n')
+			.filter((l) => aIds.some((id) => l.includes(`"executionId":"${id}"`)));
+		const nodeEvents = events.flatMap((l) => {
+			const e = JSON.parse(l) as { eventName?: string; payload?: { executionId?: string; nodeName?: string } };
+			return e.payload?.nodeName ? [`${e.payload.executionId} ${e.eventName} ${e.payload.nodeName}`] : [];
+		});
+		report.issue33.eventLog = nodeEvents;
+		for (const id of aIds) {
+			expect(nodeEvents).toContain(`${id} n8n.node.started Create Deck`);
+			expect(nodeEvents).not.toContain(`${id} n8n.node.finished Create Deck`);
+		}
+		for (const key of keys) expect(events.join('\n').includes(key)).toBe(false);
+
+		// the way back: the recovery example on the pasted lines, run by a person (manual run, on worker c)
+		sim.control.advance(40 * 60_000);
+		const r = Date.now();
+		const recovery = await importRecovery(stack.main, { credential: { id: form.credentialId, name: 'Deck Generator (simulator)' }, sinkUrl: sink.url, lines: logged.map(({ line }) => line), waitSeconds: WAIT });
+		const run = await stack.main.runManually(recovery, { triggerNode: 'Start', timeoutMs: 180_000 });
+		expect({ status: run.status, error: run.data?.resultData?.error?.message }).toEqual({ status: 'success', error: undefined });
+		const recovered = ((run.data.resultData.runData['Recover Purchase']?.[0]?.data?.main?.[0] ?? []) as Array<{ json: Json }>).map((i) => i.json);
+		expect(recovered).toHaveLength(4);
+		for (const item of recovered) {
+			const [charge] = sim.ledger.chargesFor(String(item.idempotencyKey));
+			expect(item).toMatchObject({ outcome: 'success', taskId: charge.taskId, replayed: true, title: expect.stringMatching(/^Form deck [AB][12]$/) });
+		}
+		// no second charge, every deck delivered once (with its file) by the recovery
+		expect(sim.ledger.charges.slice(charges0)).toHaveLength(4);
+		const delivered = sink.of('sink', `${RECOVERY_SINK_PREFIX}/Slack: recovered deck`).map((d) => /task (tsk_[0-9a-f]+)/.exec(JSON.stringify(d.body?.initialComment ?? ''))?.[1]);
+		expect(delivered.sort()).toEqual(charged.map((ch) => ch.taskId).sort());
+		// worker c logs in JSON: the recovery's own lines, JSON records, read back as the same requests
+		const jsonLines = c.logs().split('\n').filter((line) => line.includes(PURCHASE_MARKER));
+		expect(jsonLines).toHaveLength(4);
+		for (const line of jsonLines) {
+			expect(JSON.parse(line)).toMatchObject({ level: 'info', message: expect.stringMatching(/^Deck Generator: sending purchase "Form deck /) });
+			const reading = readLoggedPurchase(line);
+			if (!reading.ok) throw new Error(reading.message);
+			const original = logged.find(({ record }) => record.idempotencyKey === reading.record.idempotencyKey)!.record;
+			expect({ path: reading.record.path, body: reading.record.body, check: reading.record.check }).toEqual({ path: original.path, body: original.body, check: original.check });
+		}
+		for (const w of [a, b, c]) expect(w.logs().includes(apiKey)).toBe(false);
+		report.issue33 = { ...report.issue33, recoverySeconds: (Date.now() - r) / 1000, charges: sim.ledger.charges.length - charges0, recovered: recovered.length, delivered: delivered.length, seconds: (Date.now() - t) / 1000 };
+		console.log(
+			`E2E issue 33: ${aIds.length} submissions killed in Create (worker ${a.index}), ${bIds.length} in their resumed check (worker ${b.index}); n8n ended them ${erased.map((e) => e.status).join('/')} with "${view(erased[0]).error.slice(0, 70)}…" and no node run; ` +
+				`custom data kept on ${erased.filter((e) => Object.keys(view(e).customData).length).length}; ${charged.length} charges, all named in worker ${a.index}'s log; recovered ${recovered.length} (replayed), delivered ${delivered.length}, charges after ${sim.ledger.charges.length - charges0}; ${report.issue33.seconds} s`,
+		);
 	}, TEST_TIMEOUT_MS);
 });

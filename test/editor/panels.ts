@@ -69,6 +69,15 @@ export const PANELS: Panel[] = [
 	{
 		node: 'deckGen',
 		version: 1.1,
+		parameters: deck('recover'),
+		added: { node: 'Deck Generator', action: 'Recover a purchase from the log' },
+		fields: ['Resource', 'Operation', 'Notice: Sends again, byte for byte, a purchase n8n logged', 'Logged Purchase', SPLIT, 'Options'],
+		outputs: PAYMENT,
+		toFill: ['Logged Purchase'],
+	},
+	{
+		node: 'deckGen',
+		version: 1.1,
 		parameters: deck('revise'),
 		added: { node: 'Deck Generator', action: 'Revise a deck' },
 		fields: ['Resource', 'Operation', 'Task ID', 'Instructions', 'Expected Credits', 'Max Credits', SPLIT, 'Options'],
@@ -128,6 +137,7 @@ const OPERATION_NAMES: Record<string, string> = {
 	create: 'Create',
 	download: 'Download',
 	getStatus: 'Get Status',
+	recover: 'Recover Purchase',
 	revise: 'Revise',
 	translate: 'Translate',
 	generateVideo: 'Generate Video',

@@ -68,6 +68,12 @@ const operationPickers: INodeProperties[] = [
 				action: 'Get the status of a deck',
 			},
 			{
+				name: 'Recover Purchase',
+				value: 'recover',
+				description: 'Get back a deck whose execution n8n lost, from the line n8n logged before buying it: replayed, never bought twice',
+				action: 'Recover a purchase from the log',
+			},
+			{
 				name: 'Revise',
 				value: 'revise',
 				description: 'Ask for a new version of a finished deck',

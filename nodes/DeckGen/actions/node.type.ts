@@ -6,7 +6,7 @@ import type { ItemContext } from './send';
 /** Every resource and its operations; the router is a typed lookup over this map. */
 export type DeckGenMap = {
 	account: 'getCredits';
-	deck: 'create' | 'download' | 'getStatus' | 'revise' | 'translate' | 'generateVideo';
+	deck: 'create' | 'download' | 'getStatus' | 'recover' | 'revise' | 'translate' | 'generateVideo';
 	material: 'upload';
 	custom: 'request';
 };

@@ -16,7 +16,7 @@ export const OUTPUT = { success: 0, checkout: 1, clientAction: 2 } as const;
  * Checkout and Client Action outputs and the split switch. Operation values are unique across
  * resources, so the operation alone names them.
  */
-export const PAYMENT_OPERATIONS = ['create', 'revise', 'translate', 'generateVideo', 'request'] as const;
+export const PAYMENT_OPERATIONS = ['create', 'recover', 'revise', 'translate', 'generateVideo', 'request'] as const;
 
 /**
  * Short enough to read on the canvas next to eleven handles (n8n cuts a longer label); the

@@ -13,6 +13,7 @@ import { create } from './deck/create.operation';
 import { download } from './deck/download.operation';
 import { generateVideo } from './deck/generateVideo.operation';
 import { getStatus } from './deck/getStatus.operation';
+import { recover } from './deck/recover.operation';
 import { revise } from './deck/revise.operation';
 import { translate } from './deck/translate.operation';
 import { upload } from './material/upload.operation';
@@ -21,7 +22,7 @@ import { hasPaymentOutputs, outputNames } from './outputs';
 
 export const operations: { [R in DeckGenResource]: Record<DeckGenMap[R], Operation> } = {
 	account: { getCredits },
-	deck: { create, download, getStatus, revise, translate, generateVideo },
+	deck: { create, download, getStatus, recover, revise, translate, generateVideo },
 	material: { upload },
 	custom: { request },
 };

@@ -24,6 +24,7 @@ import { livePriceOf, refusalFields, REPLAYED_MESSAGE, REPLAYED_UPLOAD_MESSAGE, 
 import type { RetrySettings } from '../../shared/retry';
 import type { HttpMethod } from '../../shared/transport';
 import { toNodeApiError } from '../../shared/n8n/errors';
+import { announcePurchase, notePurchaseResult } from '../../shared/n8n/purchaseLog';
 import { triggerItemsOf } from '../../shared/n8n/origin';
 import type { EmittedItem } from '../../shared/n8n/item';
 import type { NodeService } from '../../shared/n8n/service';
@@ -185,9 +186,16 @@ async function sendOnce(
 		sha256Hex(bytes),
 		request.options.idempotencyKey,
 	);
+	const method = request.method ?? 'POST';
+	// Written before a byte is sent: the only trace of a purchase whose worker dies while it is in flight.
+	const logged = item.spends && json && method === 'POST';
+	if (logged) {
+		const body = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+		announcePurchase(ctx, { method, path: request.path, idempotencyKey: key, body }, { operation: request.operation, item: itemIndex }, item.service.maskText);
+	}
 	const result = await item.service.call(
 		{
-			method: request.method ?? 'POST',
+			method,
 			path: request.path,
 			headers: { 'Content-Type': contentType, [IDEMPOTENCY_HEADER]: key },
 			body: bytes,
@@ -197,7 +205,8 @@ async function sendOnce(
 	if (item.spends) {
 		const purchase = purchaseResult(result);
 		recordPurchase(item.keyStore, slot, key, purchase);
-		logPurchase(ctx, slot, key, purchase, result.outcome);
+		logPurchase(ctx, slot, key, purchase, result.outcome, item.service.maskText);
+		if (logged) notePurchaseResult(ctx, key, purchase);
 	}
 	return { outcome: result.outcome, key };
 }
@@ -224,11 +233,12 @@ function purchaseResult(result: CallResult): PurchaseResult {
 }
 
 /**
- * Every purchase goes to n8n's log when it is made, so that an administrator can find the decks
- * after any crash, whatever the execution saved. Never the API key: only ids n8n and the service
- * gave, and the idempotency key (which replays, never buys).
+ * What came of every purchase goes to n8n's log when its answer is in (the line written before it
+ * was sent is ../../shared/n8n/purchaseLog.ts's), so that an administrator can find the decks after
+ * any crash, whatever the execution saved. Never the API key: only ids n8n and the service gave,
+ * and the idempotency key (which replays, never buys).
  */
-function logPurchase(ctx: IExecuteFunctions, slot: KeySlot, key: string, purchase: PurchaseResult, outcome: Outcome): void {
+function logPurchase(ctx: IExecuteFunctions, slot: KeySlot, key: string, purchase: PurchaseResult, outcome: Outcome, mask: (text: string) => string): void {
 	if (purchase.kind !== 'bought' && purchase.kind !== 'unanswered') return;
 	const meta = {
 		workflowId: ctx.getWorkflow().id ?? '',
@@ -237,17 +247,19 @@ function logPurchase(ctx: IExecuteFunctions, slot: KeySlot, key: string, purchas
 		operation: slot.operation,
 		itemIndex: slot.itemIndex,
 		runIndex: slot.runIndex,
-		idempotencyKey: key,
+		idempotencyKey: mask(key),
 	};
+	// In the message itself: n8n's default console format prints the message alone.
+	const where = `(Idempotency-Key ${mask(key)}; workflow ${meta.workflowId || '(unsaved)'}, execution ${meta.executionId}, node ${JSON.stringify(meta.node)}, item ${slot.itemIndex})`;
 	if (purchase.kind === 'bought') {
 		const replayed = outcome.route === 'success' && outcome.replayed;
-		ctx.logger.info(`Deck Generator: ${replayed ? 'purchase replayed (nothing charged)' : 'purchase made'}, taskId ${purchase.taskId ?? '(none in the answer)'}`, {
+		ctx.logger.info(`Deck Generator: ${replayed ? 'purchase replayed (nothing charged)' : 'purchase made'}, taskId ${purchase.taskId ?? '(none in the answer)'} ${where}`, {
 			...meta,
 			taskId: purchase.taskId,
 			replayed,
 		});
 	} else {
-		ctx.logger.warn(`Deck Generator: purchase sent without a definite answer: it ${MAY_HAVE_BEEN_BOUGHT}`, meta);
+		ctx.logger.warn(`Deck Generator: purchase sent without a definite answer: it ${MAY_HAVE_BEEN_BOUGHT} ${where}`, meta);
 	}
 }
 

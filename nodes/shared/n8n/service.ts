@@ -9,7 +9,7 @@ import { callService, gateFor, type CallResult, type CredentialGate, type Sleep 
 import { ENDPOINTS, type EndpointName } from '../endpoints';
 import { sha256Hex } from '../idempotency';
 import type { RetrySettings } from '../retry';
-import { isLoopbackHost, plainHttpRefusal } from '../secrecy';
+import { isLoopbackHost, keyMasker, plainHttpRefusal } from '../secrecy';
 import type { ServiceRequest } from '../transport';
 import { abortableSleep, CREDENTIAL_TYPE, n8nTransport, type DeckGenCredential } from './transport';
 
@@ -21,6 +21,8 @@ export interface NodeService {
 	gate: CredentialGate;
 	sleep: Sleep;
 	signal?: AbortSignal;
+	/** The text with the credential's API key masked in every form (../secrecy.ts), for what the node writes itself (its log lines). */
+	maskText(text: string): string;
 	/** `deadline` (epoch ms): no retry or pause of this call ends after it. */
 	call(request: ServiceRequest, settings?: Partial<RetrySettings>, deadline?: number): Promise<CallResult>;
 }
@@ -46,6 +48,7 @@ export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
 	const gate = gateFor(sha256Hex(`${baseUrl}\u0000${credential.apiKey}`).slice(0, 32));
 	const transport = n8nTransport(ctx, baseUrl, undefined, decrypted);
 	const signal = ctx.getExecutionCancelSignal?.();
+	const masker = keyMasker(credential.apiKey);
 	return {
 		baseUrl,
 		accountUrl: credential.accountUrl || undefined,
@@ -55,6 +58,7 @@ export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
 		gate,
 		sleep: abortableSleep,
 		signal,
+		maskText: (text) => masker.text(text),
 		call: async (request, settings, deadline) =>
 			await callService(request, {
 				transport,

@@ -49,6 +49,7 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
 	'deck.create': `Buy a new slide deck from a brief (title, core message, audience, slide count). ${SPENDS} The answer comes at once with a taskId, but the deck is not ready yet. Then call Get Status with that taskId. ${POLL_ADVICE} On succeeded, hand the person deckUrl. ${REPLAYS} A slide count above the free cap may need a surcharge, which only the person who pays may accept: set confirmSlideSurcharge true only once they accepted the higher price, or where a person reviews every call of this tool before it runs (n8n's human review). ${NORMAL_ANSWER}`,
 	'deck.getStatus': `Read the state of a deck bought with Create, by its taskId. Spends nothing. state is running (ask again later), succeeded (the deck is ready: hand the person deckUrl; deckUrlNeedsSignIn says whether opening it needs signing in to the service) or failed (tell the person). ${POLL_ADVICE} An unknown taskId answers outcome error with code not_found. ${NORMAL_ANSWER}`,
 	'deck.download': `Fetch a finished deck's file by its taskId. Spends nothing. The file itself cannot reach you (n8n drops files from tool answers): the answer carries deckUrl, the link to hand the person. ${NORMAL_ANSWER}`,
+	'deck.recover': `Get back a deck bought in an n8n execution that n8n lost, from the line n8n's log kept of that purchase (it reads "Deck Generator: sending purchase … DECKGEN_PURCHASE {…}"): loggedPurchase is that whole line, unchanged. The purchase is sent again with its own Idempotency-Key and body, so the service replays it and charges nothing (only if the first request never reached the service is the deck bought now, once). The answer has the deck's taskId: call Get Status with it. ${POLL_ADVICE} ${NORMAL_ANSWER}`,
 	'deck.revise': `Buy a new version of a finished deck from instructions, by its taskId. ${SPENDS} The included revision round costs 0. The new version takes time like a new deck: poll Get Status with the taskId. ${POLL_ADVICE} ${NORMAL_ANSWER}`,
 	'deck.translate': `Buy copies of a finished deck in more languages, by its taskId (subscribers only). ${SPENDS} The copies take time: poll Get Status with the taskId. ${POLL_ADVICE} ${NORMAL_ANSWER}`,
 	'deck.generateVideo': `Buy a video of a finished deck, by its taskId. ${SPENDS} The video takes time: poll Get Status with the taskId. ${POLL_ADVICE} ${NORMAL_ANSWER}`,
@@ -204,6 +205,8 @@ export function toolAnswer(
 			} else if (operation === 'deck.create' || operation === 'deck.revise' || operation === 'deck.translate' || operation === 'deck.generateVideo') {
 				const what = operation === 'deck.create' ? `Bought deck ${taskId}` : `Bought for deck ${taskId}`;
 				json.message = `${replayNote || `${what}. `}It is not ready yet: call Get Status with taskId "${taskId}". ${POLL_ADVICE}`;
+			} else if (operation === 'deck.recover') {
+				json.message = `${String(json.message ?? '')} Whether it is ready: call Get Status with taskId "${taskId}". ${POLL_ADVICE}`;
 			} else if (operation === 'material.upload') {
 				json.message = `${replayNote}Uploaded: pass materialId "${String(json.materialId ?? json.id ?? '')}" in Create's material ids.`;
 			} else if (operation === 'account.getCredits') {

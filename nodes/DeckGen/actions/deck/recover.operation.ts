@@ -1,0 +1,100 @@
+import { NodeOperationError, updateDisplayOptions, type INodeProperties, type NodeError } from 'n8n-workflow';
+
+import { callOptions, optionsCollection, readOptions } from '../common';
+import type { EmittedItem } from '../../../shared/n8n/item';
+import { PURCHASE_MARKER, readLoggedPurchase, titleOf, type PurchaseRecord } from '../../../shared/purchaseRecord';
+import type { Operation } from '../node.type';
+import { sendMutation, type ItemContext } from '../send';
+
+/**
+ * Recover Purchase (issue 33): a purchase n8n lost the execution of, sent again exactly as n8n's log
+ * recorded it before it was first sent (../../../shared/purchaseRecord.ts): the same path, the same
+ * Idempotency-Key, the byte-identical body. The service replays it and answers with its taskId;
+ * nothing is charged. If the first request never reached the service, this buys the deck now, for
+ * the first time, and once: the key makes every further try a replay.
+ */
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Sends again, byte for byte, a purchase n8n logged before sending it ("Deck Generator: sending purchase …"). The service replays it: you get the deck’s taskId and pay nothing. Only if the first request never reached the service does this buy it, now and once.',
+		name: 'recoverNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Logged Purchase',
+		name: 'loggedPurchase',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		placeholder: `Deck Generator: sending purchase "Q3 review" with Idempotency-Key … ${PURCHASE_MARKER} {…}`,
+		description:
+			'The whole line n8n’s log has for the purchase, copied unchanged (as n8n prints it, or the whole JSON record when n8n logs JSON). One purchase per item. A line changed after it was logged is refused before anything is sent.',
+	},
+	optionsCollection(callOptions),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['deck'], operation: ['recover'] } }, properties);
+
+const where = (record: PurchaseRecord) =>
+	`execution ${record.executionId || '(unknown)'} of workflow ${record.workflowId || '(unsaved)'}, node ${JSON.stringify(record.node)}, item ${record.item}`;
+
+/** The one line a person reads on a recovered item: what the answer means, honestly. */
+function recoveredMessage(record: PurchaseRecord, replayed: boolean): string {
+	if (replayed) return `The service replayed the purchase of ${where(record)}: this is that deck, and nothing was charged.`;
+	return (
+		`The service answered the purchase of ${where(record)} again. If it had received it then (the usual case when n8n lost the execution), ` +
+		`this is that deck and nothing was charged; if it never had, it was bought now, for the first time. Sending the same line again never buys twice.`
+	);
+}
+
+/**
+ * The error as it came, and, for a 409 idempotency_key_reused, why a whole and unchanged line can
+ * meet it and what to do. Any other error (a 422 naming fields, a 401, retries exhausted) says
+ * what fixes it already.
+ */
+function explained(error: NodeError, record: PurchaseRecord): NodeError {
+	if (!String(error.context?.reason ?? '').includes('idempotency_key_reused')) return error;
+	error.message = `The service holds another request under Idempotency-Key ${record.idempotencyKey}: nothing was bought`;
+	error.description =
+		`The logged line is whole and unchanged, but the service stored a different body under its key: another purchase used the same key ` +
+		`(with a fixed Idempotency Key, a price re-sent within Max Credits reuses it). Look in the log for a later line with this Idempotency-Key ` +
+		`and recover that one. ${error.description ?? ''}`.trim();
+	return error;
+}
+
+export async function execute(item: ItemContext) {
+	const { ctx, itemIndex } = item;
+	const reading = readLoggedPurchase(ctx.getNodeParameter('loggedPurchase', itemIndex, '') as unknown);
+	if (!reading.ok) throw new NodeOperationError(ctx.getNode(), reading.message, { itemIndex, description: reading.description });
+	const { record } = reading;
+	const { retry, concurrency } = readOptions(ctx, itemIndex);
+	const title = titleOf(record.body);
+	let emitted: EmittedItem;
+	try {
+		emitted = await sendMutation(item, {
+			operation: record.operation,
+			path: record.path,
+			json: record.body,
+			// The logged key, and no re-send at another price: a recovery never changes the request.
+			options: { idempotencyKey: record.idempotencyKey, retry, concurrency },
+			requiredMember: record.operation === 'deck.create' ? 'taskId' : undefined,
+		});
+	} catch (error) {
+		throw explained(error as NodeError, record);
+	}
+	if (emitted.json.outcome !== 'success') return emitted;
+	const replayed = emitted.json.replayed === true;
+	return {
+		...emitted,
+		json: {
+			...emitted.json,
+			...(title ? { title } : {}),
+			recoveredFrom: { workflowId: record.workflowId, executionId: record.executionId, node: record.node, item: record.item },
+			message: recoveredMessage(record, replayed),
+		},
+	};
+}
+
+export const recover: Operation = { description, execute, spends: true };
