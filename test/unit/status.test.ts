@@ -9,8 +9,10 @@ import {
 	statusWords,
 	withState,
 	judgeStatus,
+	locateRecord,
 	type DeckState,
 } from '../../nodes/shared/status';
+import { deckLinks } from '../../nodes/shared/links';
 
 const fieldsOf = (...args: Parameters<typeof withState>) => withState(...args).fields;
 
@@ -208,6 +210,81 @@ describe('statusWordOf and withState', () => {
 
 	it('uses the given words', () => {
 		expect(fieldsOf({ status: 'complete' }, { words: statusWords({ failed: ['complete'] }) }).state).toBe('failed');
+	});
+});
+
+describe('the word is wherever the record puts it (issue 31), and only there', () => {
+	it.each<[string, Record<string, unknown>, string | undefined, string | undefined]>([
+		['Celery', { task_id: 't', task_status: 'FAILURE', task_result: 'boom' }, 'FAILURE', 'task_status'],
+		['camelCase', { id: 't', jobStatus: 'RUNNING' }, 'RUNNING', 'jobStatus'],
+		['a state member', { deck_state: 'done' }, 'done', 'deck_state'],
+		['phase', { phase: 'queued' }, 'queued', 'phase'],
+		['Stability', { finish_reason: 'CONTENT_FILTERED', seed: 1 }, 'CONTENT_FILTERED', 'finish_reason'],
+		['an envelope', { code: 0, message: 'SUCCEED', data: { task_id: 't', task_status: 'processing' } }, 'processing', 'data.task_status'],
+		['JSON:API', { data: { type: 'deck', attributes: { deckStatus: 'ready' } } }, 'ready', 'data.attributes.deckStatus'],
+		['a named record', { generations_by_pk: { id: 'g', status: 'COMPLETE' } }, 'COMPLETE', 'generations_by_pk.status'],
+		['JSend: the envelope\'s "success" is not the deck\'s', { status: 'success', data: { taskId: 't', status: 'processing' } }, 'processing', 'data.status'],
+		['status before a member ending in status', { progress_status: 'rendering', status: 'generating' }, 'generating', 'status'],
+		['text before a number', { status: 200, task_status: 'SENT' }, 'SENT', 'task_status'],
+	])('%s', (_, body, word, path) => {
+		expect(locateRecord(body)).toMatchObject({ word, path });
+		expect(statusWordOf(body)).toBe(word);
+	});
+
+	it.each<[string, Record<string, unknown>]>([
+		['a per-format export\'s status', { progress: 40, exports: { pdf: { status: 'failed' } } }],
+		['an error object\'s status', { error: { status: 'ok' } }],
+		['a response envelope\'s status message', { task_id: 't', base_resp: { status_code: 0, status_msg: 'success' } }],
+		['a message', { message: 'Success', code: 0 }],
+	])('is not the word: %s', (_, body) => {
+		expect(statusWordOf(body)).toBeUndefined();
+	});
+
+	it('says where the word was read when not in status or state', () => {
+		expect(judgeStatus({ task_status: 'STARTED' })).toMatchObject({ state: 'running', wordAt: 'task_status', note: '(The word was read from task_status.)' });
+		expect(judgeStatus({ status: { code: 'generating' } })).not.toHaveProperty('note');
+		expect(judgeStatus({ state: 'generating' })).not.toHaveProperty('note');
+	});
+
+	it('a 202 without a word is running; a 200 without one is unknown, and says so', () => {
+		expect(judgeStatus({}, { httpStatus: 202 })).toEqual({ state: 'running', wordState: 'unknown' });
+		expect(judgeStatus({}, { httpStatus: 200 })).toMatchObject({ state: 'unknown', note: expect.stringContaining('no status word') });
+	});
+
+	it('the reason of a failure word: a status message, a result\'s prose, an envelope\'s own message one level down, never its "success"', () => {
+		expect(judgeStatus({ data: { task_status: 'failed', task_status_msg: 'Content risk' }, message: 'SUCCEED' }).failureReason).toBe('Content risk');
+		expect(judgeStatus({ task_status: 'FAILURE', task_result: 'Out of memory while rendering' }).failureReason).toBe('Out of memory while rendering');
+		expect(judgeStatus({ status: 'Fail', base_resp: { status_code: 1027, status_msg: 'Refused by moderation' } }).failureReason).toBe('Refused by moderation');
+		expect(judgeStatus({ status: 'Fail', base_resp: { status_code: 0, status_msg: 'success' } })).not.toHaveProperty('failureReason');
+		expect(judgeStatus({ status: 'failed', errorCode: 500, errorMessage: 'Render crashed' })).toMatchObject({ failureReason: 'Render crashed', failureCode: '500' });
+		expect(judgeStatus({ status: 'FAILED', failure: 'Unsafe prompt', failureCode: 'SAFETY.INPUT.TEXT' })).toMatchObject({ failureReason: 'Unsafe prompt', failureCode: 'SAFETY.INPUT.TEXT' });
+	});
+});
+
+describe('a preview is not the deck (issue 31)', () => {
+	const PPTX = 'https://files.example/decks/t-1/deck.pptx';
+	const PNG = 'https://cdn.example/t-1/out-0.png';
+
+	it('while the word says running, neither a preview nor a bare output link is a hand-over; the deck\'s own file is', () => {
+		expect(judgeStatus({ status: 'processing', output: [PNG] }).state).toBe('running');
+		expect(judgeStatus({ status: 'processing', output: ['https://cdn.example/t-1/out-0'] }).state).toBe('running');
+		expect(judgeStatus({ status: 'processing', output: 'previews/slide-1.jpg' }).state).toBe('running');
+		expect(judgeStatus({ status: 'processing', urls: { stream: 'https://stream.example/v1/files/t-1' } }).state).toBe('running');
+		expect(judgeStatus({ status: 'processing', output: [PPTX] })).toMatchObject({ state: 'succeeded', handover: 'output[0]' });
+	});
+
+	it('an image, a thumbnail, an editor page is never the deck, whatever the word; beside the file, the file is deckUrl', () => {
+		for (const body of [{ status: 'completed', output: [PNG] }, { status: 'completed', thumbnail_url: PNG }, { status: 'completed', data: { edit_path: 'https://app.example/presentation?id=1' } }]) {
+			expect(judgeStatus(body).state).toBe('unknown');
+		}
+		const both = { status: 'completed', output: [PNG, PPTX], thumbnail_url: PNG };
+		expect(judgeStatus(both)).toMatchObject({ state: 'succeeded', handover: 'output[1]' });
+		expect(deckLinks(both).deckUrl).toBe(PPTX);
+		expect(deckLinks({ status: 'processing', output: [PNG] })).not.toHaveProperty('deckUrl');
+	});
+
+	it('a result text that is prose is no file (a failure text where the result would be)', () => {
+		expect(judgeStatus({ status: 'FAILURE', result: 'The deck could not be generated.' })).toMatchObject({ state: 'failed', failureReason: 'The deck could not be generated.' });
 	});
 });
 
