@@ -79,6 +79,9 @@ function isHttpUrl(text: string): boolean {
 /** A file name or address ending in an image format: a preview, a thumbnail, a slide picture, never the deck. */
 const IMAGE_FILE = /\.(png|jpe?g|webp|gif|svg|heic|heif|avif|bmp|tiff?|ico)(?:$|[?#])/i;
 
+/** Words that name a preview of the deck: never the deck itself. */
+const PREVIEW_WORDS = /preview|thumbnail|thumb|poster|image/i;
+
 /** Words for things about a deck that are not its file: a preview, a thumbnail, a page of the app, the status, help. */
 const NOT_THE_FILE = /preview|thumbnail|thumb|poster|image|avatar|logo|icon|web_?url|app_?url|(?<!cr)edit|viewer|embed|share|self|status|callback|webhook|stream|cancel|logs?\b|docs?\b|help/i;
 
@@ -112,9 +115,9 @@ function score(link: FoundLink, signals: Array<[RegExp, number]> = SIGNALS): num
  * Whether a link is the deck to hand over, not only a page about it: its path or address names the
  * file (pptx, pdf, presentation), a download, export, file, result or output, or the deck or slides,
  * and nothing that makes it a preview, an image, a status or the app's page (SIGNALS). A bare `url`
- * is not enough. `strict` (the record says the deck is still being made): only a link that names the
- * deck's file format or a download/export, since services put previews and intermediate files in
- * `output` before the end.
+ * is not enough. `strict` (the word says the deck is still being made, or failed): only a link that
+ * names the deck's file format or a download/export, since services put previews and intermediate
+ * files in `output` before the end, and keep other links beside a failure.
  */
 export function isDeliverable(link: FoundLink, strict = false): boolean {
 	return score(link) >= 20 && (!strict || DECK_FILE.test(`${link.path} ${pathnameOf(link.url)}`));
@@ -122,7 +125,7 @@ export function isDeliverable(link: FoundLink, strict = false): boolean {
 
 /** Whether a text that is not a link (a storage key, a file name) names a preview or an image. */
 export function isPreviewText(text: string): boolean {
-	return IMAGE_FILE.test(text) || NOT_THE_FILE.test(text);
+	return IMAGE_FILE.test(text) || PREVIEW_WORDS.test(text);
 }
 
 /** Whether a text names the deck's own file: its format, or a download or export of it. */
@@ -148,7 +151,7 @@ export function pickDeckUrl(links: FoundLink[]): string | undefined {
 
 /** A preview: an image file, or a link whose name says preview, thumbnail or image. */
 function isPreviewLink(link: FoundLink): boolean {
-	return IMAGE_FILE.test(pathnameOf(link.url)) || /preview|thumbnail|thumb|poster|image/i.test(link.path);
+	return IMAGE_FILE.test(pathnameOf(link.url)) || PREVIEW_WORDS.test(link.path);
 }
 
 /** What makes a link in a refusal the way forward (checkout, subscription, settings) or only documentation. */

@@ -283,6 +283,11 @@ describe('a preview is not the deck (issue 31)', () => {
 		expect(deckLinks({ status: 'processing', output: [PNG] })).not.toHaveProperty('deckUrl');
 	});
 
+	it('a storage key is judged by its preview words only: "status-report.pptx" is a deck, "previews/cover.pptx" is not', () => {
+		expect(judgeStatus({ status: 'completed', result: { key: 'decks/status-report.pptx' } })).toMatchObject({ state: 'succeeded', handover: 'result' });
+		expect(judgeStatus({ status: 'completed', result: { key: 'previews/cover.webp' } }).state).toBe('unknown');
+	});
+
 	it('a result text that is prose is no file (a failure text where the result would be)', () => {
 		expect(judgeStatus({ status: 'FAILURE', result: 'The deck could not be generated.' })).toMatchObject({ state: 'failed', failureReason: 'The deck could not be generated.' });
 	});
