@@ -283,7 +283,7 @@ describe('a preview is not the deck (issue 31)', () => {
 		expect(deckLinks({ status: 'processing', output: [PNG] })).not.toHaveProperty('deckUrl');
 	});
 
-	it('a storage key is judged by its preview words only: "status-report.pptx" is a deck, "previews/cover.pptx" is not', () => {
+	it('a storage key is judged by its preview words only: "status-report.pptx" is a deck, "previews/cover.webp" is not', () => {
 		expect(judgeStatus({ status: 'completed', result: { key: 'decks/status-report.pptx' } })).toMatchObject({ state: 'succeeded', handover: 'result' });
 		expect(judgeStatus({ status: 'completed', result: { key: 'previews/cover.webp' } }).state).toBe('unknown');
 	});
