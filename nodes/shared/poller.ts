@@ -138,7 +138,7 @@ export interface PollerOptions {
 	 * Told once per deck, while the wait goes on, when the service has sent the same word on no list
 	 * UNKNOWN_WORD_NOTICE_READS times in a row: a word that never changes is said early, not at Max Wait.
 	 */
-	onUnknownWord?: (taskId: string, word: string, note: string) => void;
+	onUnknownWord?: (taskId: string, note: string) => void;
 	maxInFlight?: number;
 }
 
@@ -495,7 +495,7 @@ function noteUnknownWord(poller: Poller, report: DeckReport): void {
 	}
 	if (report.unknownWord?.word === word) report.unknownWord.reads++;
 	else report.unknownWord = { word, reads: 1, firstAt: poller.now() };
-	if (report.unknownWord.reads === UNKNOWN_WORD_NOTICE_READS && report.judgement?.note) poller.onUnknownWord?.(report.taskId, word, report.judgement.note);
+	if (report.unknownWord.reads === UNKNOWN_WORD_NOTICE_READS && report.judgement?.note) poller.onUnknownWord?.(report.taskId, report.judgement.note);
 }
 
 function finish(poller: Poller, deck: Deck, outcome: WaitOutcome, failure?: ServiceFailure): void {

@@ -79,7 +79,7 @@ export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData
 				// root-relative links in a status answer are on the service (judgeStatus, as Get Status)
 				statusUrl: (taskId) => `${service.baseUrl}${deckPath(taskId, 'status')}`,
 				// said while the wait goes on (the log), not only at Max Wait
-				onUnknownWord: (taskId, _word, note) => this.logger.warn(`Deck Generator Wait: deck ${taskId}: ${note}`),
+				onUnknownWord: (taskId, note) => this.logger.warn(`Deck Generator Wait: deck ${taskId}: ${note}`),
 			},
 		);
 	} catch (error) {
