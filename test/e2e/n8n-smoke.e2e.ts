@@ -1,5 +1,5 @@
 /**
- * Proves the real-n8n harness on both pinned n8n versions with a throwaway community package
+ * Proves the real-n8n harness (on 2.x; both pinned versions with DECKGEN_E2E_FLAVORS=v2,v1) with a throwaway community package
  * (./fixtures/smoke-package.ts), independent of the real DeckGen nodes:
  * install (cached) -> start -> node type listed -> workflow import -> CLI + REST execution ->
  * failing execution retried via POST /rest/executions/:id/retry -> production webhook on loopback.
@@ -13,7 +13,9 @@ import { ensureN8n, Flavor, e2eFlavors } from './n8n-install';
 import { closeHttpClients, n8nFetch, N8nInstance, startN8n } from './n8n-instance';
 import { echoWorkflow, failingWorkflow, makeSmokePackage, SMOKE_CREDENTIAL, SMOKE_NODE, SMOKE_PACKAGE, webhookWorkflow } from './fixtures/smoke-package';
 
-const flavors: Flavor[] = e2eFlavors();
+// 2.x by default: the harness runs on 1.123 in every other file that defaults to both (deckgen,
+// execution data); DECKGEN_E2E_FLAVORS=v2,v1 runs this one there too
+const flavors: Flavor[] = e2eFlavors(['v2']);
 const report: Record<string, unknown> = {};
 let packageDir: string;
 let scratch: string;
