@@ -20,7 +20,7 @@ export interface StatusWords {
 }
 
 /**
- * The built-in vocabulary, normalised (lower case, `-` and spaces as `_`). Terminal words end the wait
+ * The built-in vocabulary, normalised (lower case, camelCase split, `-` and spaces as `_`). Terminal words end the wait
  * at once: a deck that timed out, was aborted, killed or revoked ended without a deck. Words for a
  * transition (`timing_out`, `aborting`, `cancelling`) are running: the terminal word comes next.
  */
@@ -38,6 +38,9 @@ export const DEFAULT_STATUS_WORDS: StatusWords = {
 		'queued', 'pending', 'processing', 'running', 'in_progress', 'generating', 'started', 'created', 'accepted',
 		'submitted', 'sent', 'received', 'scheduled', 'waiting', 'starting', 'preparing', 'queueing', 'in_queue', 'rendering', 'retry', 'retrying',
 		'dreaming', 'throttled', 'timing_out', 'aborting', 'cancelling', 'canceling', 'terminating', 'stopping',
+		// Azure's NotStarted, AWS's PROGRESSING, OpenAI's validating / finalizing, Vertex's updating, DeepL, ElevenLabs
+		'not_started', 'not_start', 'progressing', 'validating', 'finalizing', 'finalising', 'updating', 'initializing',
+		'initialising', 'uploading', 'exporting', 'converting', 'translating', 'dubbing',
 	],
 };
 
@@ -47,11 +50,16 @@ export const DEFAULT_STATUS_WORDS: StatusWords = {
  */
 const PARTIAL_WORDS = new Set(DEFAULT_STATUS_WORDS.succeeded.filter((word) => word.startsWith('partial') || word.endsWith('_with_errors')));
 
-/** The last part of a compound failure word (`generate_audio_failed`, `sensitive_word_error`). */
-const FAILED_ENDINGS = new Set(['failed', 'failure', 'error', 'errored', 'rejected', 'aborted', 'timeout', 'expired']);
+/** The last part of a compound failure word (`generate_audio_failed`, `sensitive_word_error`, `user_cancelled`). */
+const FAILED_ENDINGS = new Set(['failed', 'failure', 'error', 'errored', 'rejected', 'aborted', 'timeout', 'expired', 'cancelled', 'canceled', 'killed', 'terminated']);
 
+/** A word as written in the lists: lower case, camelCase split, `-` and spaces as `_` (`NotStarted` → `not_started`, `TIMED-OUT` → `timed_out`). */
 function normalise(word: string): string {
-	return word.trim().toLowerCase().replace(/[\s-]+/g, '_');
+	return word
+		.trim()
+		.replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+		.toLowerCase()
+		.replace(/[\s-]+/g, '_');
 }
 
 /** Splits a user's comma- or newline-separated list; an empty list means "keep the default". */
@@ -79,14 +87,28 @@ export function statusWords(overrides: Partial<Record<WordList, string[]>> = {})
 }
 
 export function stateOf(word: string | undefined, words: StatusWords = DEFAULT_STATUS_WORDS): DeckState {
-	if (word === undefined) return 'unknown';
+	return classify(word, words).state;
+}
+
+/**
+ * A word's state and the list word it matched (`canonical`). The word itself first; then, for an enum
+ * written with its type's name in front (`JOB_STATE_CANCELLED`, `TASK_STATUS_RUNNING`: Google's APIs), the
+ * part after `state_`/`status_`. Beyond the lists, the built-in vocabulary (unless the user's own Failed
+ * list replaced it) reads a compound failure word (`generate_audio_failed`) as failed. Nothing else is
+ * guessed: a word on no list stays unknown, so the nodes can say which word the service keeps sending.
+ */
+function classify(word: string | undefined, words: StatusWords): { state: DeckState; canonical?: string } {
+	if (word === undefined) return { state: 'unknown' };
 	const normalised = normalise(word);
-	if (words.succeeded.includes(normalised)) return 'succeeded';
-	if (words.failed.includes(normalised)) return 'failed';
-	if (words.running.includes(normalised)) return 'running';
-	// A compound failure word of the built-in vocabulary, unless the user's Failed list replaced it.
-	if (!words.own?.includes('failed') && normalised.includes('_') && FAILED_ENDINGS.has(normalised.slice(normalised.lastIndexOf('_') + 1))) return 'failed';
-	return 'unknown';
+	const enumPrefix = /(?:^|_)(?:state|status)_(.+)$/.exec(normalised);
+	for (const candidate of enumPrefix ? [normalised, enumPrefix[1]] : [normalised]) {
+		for (const state of ['succeeded', 'failed', 'running'] as const) {
+			if (words[state].includes(candidate)) return { state, canonical: candidate };
+		}
+	}
+	const parts = (enumPrefix ? enumPrefix[1] : normalised).split('_');
+	if (!words.own?.includes('failed') && parts.length > 1 && FAILED_ENDINGS.has(parts[parts.length - 1])) return { state: 'failed' };
+	return { state: 'unknown' };
 }
 
 const memberKey = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
@@ -153,6 +175,8 @@ interface Located {
 	word?: string;
 	/** The word's JSON path in the body (`status`, `data.task_status`, `status.code`). */
 	path?: string;
+	/** A record with no word whose `done` says whether it ended (Google's long-running operations). */
+	done?: boolean;
 }
 
 /**
@@ -173,7 +197,8 @@ export function locateRecord(body: Record<string, unknown>): Located {
 			if (inner?.text) return { record: place, prefix, word: inner.word, path: `${prefix}${inner.path}` };
 		}
 	}
-	return own ? { record: body, prefix: '', word: own.word, path: own.path } : { record: body, prefix: '' };
+	if (own) return { record: body, prefix: '', word: own.word, path: own.path };
+	return typeof body.done === 'boolean' ? { record: body, prefix: '', done: body.done } : { record: body, prefix: '' };
 }
 
 /** The status word of a status answer, wherever the record puts it (locateRecord). */
@@ -211,6 +236,11 @@ export interface JudgeContext {
  *    is failed; a success word with nothing to hand over is not believed alone (`unknown`: it keeps
  *    being polled, and at Max Wait it is Still Running); a word on no list is `unknown` (running, as
  *    a 202 with no word is), and the note names the lists that settle it.
+ * The word is compared in any case and spelling (`TIMED-OUT`, `timed_out`, `TimedOut`), also after an
+ * enum's type name (`JOB_STATE_CANCELLED`); a compound failure word is failed (classify). A record with no word whose `done` is a boolean (Google's
+ * long-running operations) is read by it: `done: false` running; `done: true` ended, so with an `error`
+ * it failed, with the deck it is completed, and with neither it failed (a reason member, such as Veo's
+ * `raiMediaFilteredReasons`, says why): polling a finished operation again changes nothing.
  * Where the witnesses disagree, or the word was found elsewhere than `status`/`state`, `note` says so
  * in plain words, with the setting that settles it.
  */
@@ -218,13 +248,16 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	const words = context.words ?? DEFAULT_STATUS_WORDS;
 	const located = locateRecord(body);
 	const word = located.word;
-	const wordState = stateOf(word, words);
+	// Google's operations have no word: `done` says whether the job ended (with `error` or `response`)
+	const ended = located.done;
+	const { state: wordState, canonical } = ended === undefined ? classify(word, words) : { state: ended ? ('succeeded' as const) : ('running' as const), canonical: undefined };
+	const partialWord = PARTIAL_WORDS.has(canonical ?? '');
 	const places = placesOf(body, located);
 	const failure = failureOf(places);
 	const progress = progressOf(places);
 	// A word that says running or failed is contradicted only by the deck's own file, not by any link
 	const handover = handoverOf(body, places, wordState === 'running' || wordState === 'failed', context.resolveAgainst);
-	const said = `The service said ${word === undefined ? 'no status word' : `"${word}"`}`;
+	const said = ended !== undefined ? `The operation says done: ${ended}` : `The service said ${word === undefined ? 'no status word' : `"${word}"`}`;
 	const judgement: StatusJudgement = { state: wordState, wordState, ...(word !== undefined ? { word } : {}) };
 	// `status` and `state` (design.md's reading) go without saying; anywhere else is said
 	if (located.path !== undefined && !/^(status|state)(\.|$)/.test(located.path)) judgement.wordAt = located.path;
@@ -240,31 +273,38 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		return judgement;
 	};
 
-	if (wordState !== 'unknown' && words.own?.includes(wordState)) {
+	if (word !== undefined && wordState !== 'unknown' && words.own?.includes(wordState)) {
 		const other = failure && wordState !== 'failed' ? `a failure reason (${failure.member}: ${failure.reason})` : handover && wordState !== 'succeeded' ? `the deck to hand over (${handover})` : undefined;
 		return conclude(wordState, other && `${said}, which your ${LIST_NAME[wordState]} list makes ${wordState}, though the record carries ${other}: your list decides.`);
 	}
 	const believe = word === undefined ? '' : ` To believe the word instead, add "${word}" to ${LIST_NAME[wordState === 'unknown' ? 'running' : wordState]}.`;
 	if (wordState === 'succeeded' && handover) {
 		const stray = [failure && `a failure member (${failure.member}: ${failure.reason})`, progress && `a progress short of its end (${progress})`].filter(Boolean).join(' and ');
-		const partial = PARTIAL_WORDS.has(normalise(word ?? ''));
-		if (partial) notes.push(`${said}: part of the job did not finish${failure ? ` (${failure.reason})` : ''}, but the deck is there to hand over (${handover}): reported as completed.`);
+		if (partialWord) notes.push(`${said}: part of the job did not finish${failure ? ` (${failure.reason})` : ''}, but the deck is there to hand over (${handover}): reported as completed.`);
 		else if (stray) notes.push(`${said} and the record has the deck to hand over (${handover}), though it also carries ${stray}: reported as completed.`);
 		return conclude('succeeded');
 	}
 	if (failure) {
-		return conclude('failed', wordState === 'failed' ? undefined : `${said}, but the record carries a failure reason (${failure.member}: ${failure.reason}): reported as failed.${wordState === 'succeeded' ? believe : ''}`);
+		// an operation that is done with an error failed: that is how it says so, nothing disagrees
+		return conclude('failed', wordState === 'failed' || ended ? undefined : `${said}, but the record carries a failure reason (${failure.member}: ${failure.reason}): reported as failed.${wordState === 'succeeded' ? believe : ''}`);
 	}
 	if (handover && !progress) {
 		return conclude('succeeded', wordState === 'succeeded' ? undefined : `${said}, but the record has the deck to hand over (${handover}): reported as completed.${wordState === 'unknown' ? '' : believe}`);
 	}
 	if (wordState === 'failed') {
-		const reason = statusMessageOf(located);
+		const nested = nestedFailureOf(located);
+		const reason = nested?.reason ?? statusMessageOf(located);
 		if (reason) judgement.failureReason = reason;
+		if (nested?.code) judgement.failureCode = nested.code;
 		return conclude('failed');
 	}
 	if (wordState === 'succeeded') {
-		if (PARTIAL_WORDS.has(normalise(word ?? ''))) {
+		if (ended) {
+			const why = endedReasonOf(body);
+			if (why) judgement.failureReason = why;
+			return conclude('failed', `${said}: the operation ended with nothing to hand over (no result, link or file) and no error${why ? ` (${why})` : ''}: reported as failed.`);
+		}
+		if (partialWord) {
 			return conclude('failed', `${said}, and the record has nothing to hand over (no result, link or file): reported as failed.`);
 		}
 		const missing = [progress && `says it is still in progress (${progress})`, !handover && 'has nothing to hand over (no result, link or file)'].filter(Boolean).join(' and ');
@@ -416,6 +456,19 @@ function failureOf(places: Places): { member: string; reason: string; code?: str
 	return flagged ? { member: flagged, reason: `${flagged.slice(flagged.lastIndexOf('.') + 1)}: true` } : undefined;
 }
 
+/**
+ * A failure member one level inside the record (Azure's `properties.error`), read only to say why a deck
+ * whose word says failed ended: a witness that deep does not overrule the word (a retried step's old error).
+ */
+function nestedFailureOf(located: Located): { member: string; reason: string; code?: string } | undefined {
+	for (const [name, value] of Object.entries(located.record)) {
+		if (!isRecord(value) || PART_MEMBERS.test(name) || wordRank(name) !== undefined) continue;
+		const failure = failureOf([[`${located.prefix}${name}.`, value]]);
+		if (failure) return failure;
+	}
+	return undefined;
+}
+
 /** Members beside a failure word that say why (`task_status_msg`, `statusMessage`, `reason`). */
 const STATUS_MESSAGE = /^(.*status(msg|message|reason|detail|details|text)|reason|detail|message)$/;
 
@@ -442,6 +495,26 @@ function statusMessageOf(located: Located): string | undefined {
 			const text = failureText(value);
 			if (text !== undefined) return text;
 		}
+	}
+	return undefined;
+}
+
+/** Members that say why an operation ended as it did (`raiMediaFilteredReasons`, `blockReason`), at any depth. */
+const REASON_MEMBER = /reasons?$/;
+
+/**
+ * Why an operation that ended (`done: true`) left nothing to hand over, where it says so: the first text
+ * under a member named for a reason, anywhere in the answer (Veo's `raiMediaFilteredReasons`).
+ */
+function endedReasonOf(value: unknown, depth = 0): string | undefined {
+	if (depth > 4 || (!isRecord(value) && !Array.isArray(value))) return undefined;
+	for (const [name, member] of Object.entries(value)) {
+		if (!Array.isArray(value) && REASON_MEMBER.test(memberKey(name))) {
+			const text = failureText(member);
+			if (text !== undefined) return text;
+		}
+		const inner = endedReasonOf(member, depth + 1);
+		if (inner !== undefined) return inner;
 	}
 	return undefined;
 }

@@ -26,7 +26,10 @@ export type ServiceShape =
 	| 'minimax'
 	| 'luma'
 	| 'suno'
-	| 'apify';
+	| 'apify'
+	| 'azure'
+	| 'vertex'
+	| 'veo';
 
 export const FAILURE_KINDS: readonly FailureKind[] = ['error', 'timeout', 'aborted', 'cancelled', 'moderated'];
 
@@ -111,7 +114,7 @@ export interface ServiceShapeSpec {
 	progress: { at?: string; scale: 'none' | 'percent' | 'fraction-while-running' };
 	/** Top-level members that say "success" about the request beside a failed deck (envelopes). */
 	envelopeSuccess?: Record<string, unknown>;
-	/** The create answer: its status and where the service's own id is (`taskId` is there too). */
+	/** The create answer: its status and where the service's own id is, or a resource name ending in it (`taskId` is there too). */
 	create: { status: number; idAt: string };
 }
 
@@ -686,7 +689,152 @@ function apifyBase(v: DeckView): Record<string, unknown> {
 	};
 }
 
-const SHAPES: Record<Exclude<ServiceShape, 'none'>, ShapeDef> = { slidespeak, gamma, presenton, replicate, runway, kling, heygen, fal, stability, minimax, luma, suno, apify };
+/**
+ * Azure AI Speech batch synthesis, Azure's pattern for long-running operations: PascalCase words (`NotStarted`,
+ * `Running`, `Succeeded`, `Failed`; `Canceled` from Azure's operation guidelines), the files under
+ * `outputs.result`, the failure under `properties.error`.
+ */
+const azure: ShapeDef = {
+	spec: {
+		name: 'Azure AI Speech batch synthesis',
+		doc: 'https://learn.microsoft.com/azure/ai-services/speech-service/batch-synthesis',
+		kind: 'audio',
+		runningStatus: 200,
+		wordAt: 'status',
+		words: { queued: ['NotStarted'], running: ['Running'], succeeded: 'Succeeded', partial: 'Succeeded', failed: { error: 'Failed', timeout: 'Failed', moderated: 'Failed', aborted: 'Canceled', cancelled: 'Canceled' } },
+		reasonAt: { error: 'properties.error.message', timeout: 'properties.error.message', moderated: 'properties.error.message' },
+		deckLinksAt: ['outputs.result', 'outputs.pdf'],
+		otherLinksAt: [],
+		runningLinksAt: [],
+		progress: { scale: 'none' },
+		create: { status: 201, idAt: 'id' },
+	},
+	created: (v) => ok({ ...azureBase(v), taskId: v.taskId, status: 'NotStarted' }, 201),
+	status(v) {
+		const base = azureBase(v);
+		switch (v.phase) {
+			case 'queued':
+			case 'running':
+				return ok({ ...base, status: v.phase === 'queued' ? 'NotStarted' : 'Running', properties: azureProperties(v) });
+			case 'succeeded': {
+				const pdf = v.pdf();
+				return ok({ ...base, status: 'Succeeded', properties: { ...azureProperties(v), succeededCount: pdf ? 2 : 1, failedCount: pdf ? 0 : 1 }, outputs: { result: v.pptx(), ...(pdf ? { pdf } : {}) } });
+			}
+			case 'failed':
+				return stopped(v.failureKind)
+					? ok({ ...base, status: 'Canceled', properties: azureProperties(v) })
+					: ok({ ...base, status: 'Failed', properties: { ...azureProperties(v), succeededCount: 0, failedCount: 1, error: { code: AZURE_CODES[v.failureKind], message: reason(v).message } } });
+		}
+	},
+};
+const AZURE_CODES: Partial<Record<FailureKind, string>> = { error: 'InternalServerError', timeout: 'Timeout', moderated: 'ContentFiltered' };
+function azureBase(v: DeckView): Record<string, unknown> {
+	return { id: v.taskId, internalId: `int-${v.taskId.slice(-12)}`, createdDateTime: iso(v.createdAt), lastActionDateTime: iso(v.updatedAt), inputKind: 'PlainText' };
+}
+function azureProperties(v: DeckView): Record<string, unknown> {
+	return { timeToLiveInHours: 744, outputFormat: 'pptx', concatenateResult: false, decompressOutputFiles: false, ...(v.phase === 'succeeded' ? { durationInMilliseconds: v.updatedAt - v.createdAt } : {}) };
+}
+
+/**
+ * Vertex AI batch prediction: the enum's type name in front of every word (`JOB_STATE_RUNNING`,
+ * `JOB_STATE_CANCELLING`, `JOB_STATE_PARTIALLY_SUCCEEDED`), `error` a google.rpc.Status, `partialFailures`
+ * beside a partial success, the output directory on Cloud Storage (`gs://`, never a link to fetch).
+ */
+const vertex: ShapeDef = {
+	spec: {
+		name: 'Vertex AI batch prediction',
+		doc: 'https://cloud.google.com/vertex-ai/docs/reference/rest/v1/projects.locations.batchPredictionJobs',
+		kind: 'platform',
+		runningStatus: 200,
+		wordAt: 'state',
+		words: {
+			queued: ['JOB_STATE_QUEUED'],
+			running: ['JOB_STATE_RUNNING'],
+			succeeded: 'JOB_STATE_SUCCEEDED',
+			partial: 'JOB_STATE_PARTIALLY_SUCCEEDED',
+			failed: { error: 'JOB_STATE_FAILED', moderated: 'JOB_STATE_FAILED', timeout: 'JOB_STATE_EXPIRED', aborted: 'JOB_STATE_CANCELLED', cancelled: 'JOB_STATE_CANCELLED' },
+			ending: { aborted: 'JOB_STATE_CANCELLING', cancelled: 'JOB_STATE_CANCELLING' },
+		},
+		// `error` is "only populated when the job's state is JOB_STATE_FAILED or JOB_STATE_CANCELLED"
+		reasonAt: { error: 'error.message', moderated: 'error.message', aborted: 'error.message', cancelled: 'error.message' },
+		deckLinksAt: ['outputInfo.files[0]', 'outputInfo.files[1]'],
+		otherLinksAt: ['outputInfo.gcsOutputDirectory'],
+		runningLinksAt: [],
+		progress: { scale: 'none' },
+		create: { status: 200, idAt: 'name' },
+	},
+	created: (v) => ok({ ...vertexBase(v), taskId: v.taskId, state: 'JOB_STATE_QUEUED' }),
+	status(v) {
+		const base = vertexBase(v);
+		switch (v.phase) {
+			case 'queued':
+				return ok({ ...base, state: 'JOB_STATE_QUEUED' });
+			case 'running':
+				return ok({ ...base, state: v.ending === 'aborted' || v.ending === 'cancelled' ? 'JOB_STATE_CANCELLING' : 'JOB_STATE_RUNNING', startTime: iso(v.createdAt + 1_000) });
+			case 'succeeded':
+				return ok({
+					...base,
+					state: v.partial ? 'JOB_STATE_PARTIALLY_SUCCEEDED' : 'JOB_STATE_SUCCEEDED',
+					startTime: iso(v.createdAt + 1_000),
+					endTime: iso(v.updatedAt),
+					completionStats: { successfulCount: String(filesOf(v).length), failedCount: v.partial ? '1' : '0' },
+					...(v.partial ? { partialFailures: [{ code: 13, message: PARTIAL_REASON.message }] } : {}),
+					outputInfo: { gcsOutputDirectory: `gs://deckgen-output/${v.taskId}`, files: filesOf(v) },
+				});
+			case 'failed': {
+				const state = v.failureKind === 'timeout' ? 'JOB_STATE_EXPIRED' : stopped(v.failureKind) ? 'JOB_STATE_CANCELLED' : 'JOB_STATE_FAILED';
+				const error = state === 'JOB_STATE_EXPIRED' ? {} : { error: { code: GOOGLE_CODES[v.failureKind], message: reason(v).message } };
+				return ok({ ...base, state, endTime: iso(v.updatedAt), ...error });
+			}
+		}
+	},
+};
+/** google.rpc.Code per failure kind: INTERNAL, DEADLINE_EXCEEDED, ABORTED, CANCELLED, INVALID_ARGUMENT. */
+const GOOGLE_CODES: Record<FailureKind, number> = { error: 13, timeout: 4, aborted: 10, cancelled: 1, moderated: 3 };
+function vertexBase(v: DeckView): Record<string, unknown> {
+	return { name: `projects/deckgen/locations/us-central1/batchPredictionJobs/${v.taskId}`, displayName: `deck ${v.taskId}`, model: 'publishers/deckgen/models/deck-1', createTime: iso(v.createdAt), updateTime: iso(v.updatedAt) };
+}
+
+/**
+ * Veo (Gemini API video generation): a long-running operation with no status word at all. `{name}` at first
+ * (proto3 leaves `done: false` out), `done: false` while running; when done, `response` with the samples or
+ * `error` (a google.rpc.Status); a filtered prompt ends done with no sample and `raiMediaFilteredReasons`.
+ */
+const veo: ShapeDef = {
+	spec: {
+		name: 'Veo (Gemini API)',
+		doc: 'https://ai.google.dev/gemini-api/docs/video',
+		kind: 'video',
+		runningStatus: 200,
+		words: { queued: [], running: [], succeeded: 'done: true', partial: 'done: true', failed: allKinds('done: true') },
+		reasonAt: { error: 'error.message', timeout: 'error.message', aborted: 'error.message', cancelled: 'error.message', moderated: 'response.generateVideoResponse.raiMediaFilteredReasons[0]' },
+		deckLinksAt: ['response.generateVideoResponse.generatedSamples[0].file.uri', 'response.generateVideoResponse.generatedSamples[1].file.uri'],
+		otherLinksAt: [],
+		runningLinksAt: [],
+		progress: { scale: 'none' },
+		create: { status: 200, idAt: 'name' },
+	},
+	created: (v) => ok({ name: veoName(v), taskId: v.taskId }),
+	status(v) {
+		const name = veoName(v);
+		const response = (generateVideoResponse: Record<string, unknown>) => ({ '@type': 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse', generateVideoResponse });
+		switch (v.phase) {
+			case 'queued':
+				return ok({ name });
+			case 'running':
+				return ok({ name, done: false });
+			case 'succeeded':
+				return ok({ name, done: true, response: response({ generatedSamples: filesOf(v).map((uri) => ({ file: { uri } })) }) });
+			case 'failed':
+				return v.failureKind === 'moderated'
+					? ok({ name, done: true, response: response({ raiMediaFilteredCount: 1, raiMediaFilteredReasons: [reason(v).message] }) })
+					: ok({ name, done: true, error: { code: GOOGLE_CODES[v.failureKind], message: reason(v).message } });
+		}
+	},
+};
+const veoName = (v: DeckView) => `models/deck-1/operations/${v.taskId}`;
+
+const SHAPES: Record<Exclude<ServiceShape, 'none'>, ShapeDef> = { slidespeak, gamma, presenton, replicate, runway, kling, heygen, fal, stability, minimax, luma, suno, apify, azure, vertex, veo };
 
 /** Every modelled service, by shape: what a correct client must conclude (see ServiceShapeSpec). */
 export const SERVICE_SHAPES: Record<Exclude<ServiceShape, 'none'>, ServiceShapeSpec> = Object.fromEntries(

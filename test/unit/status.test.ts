@@ -77,6 +77,38 @@ describe('the default status map', () => {
 		expect(stateOf(word)).toBe(state);
 	});
 
+	it.each<[string, DeckState]>([
+		// Azure's long-running operations and AWS Bedrock: PascalCase
+		['NotStarted', 'running'],
+		['InProgress', 'running'],
+		['Succeeded', 'succeeded'],
+		['TimedOut', 'failed'],
+		['Canceled', 'failed'],
+		// Vertex AI's JobState: the enum's type name in front of the word
+		['JOB_STATE_QUEUED', 'running'],
+		['JOB_STATE_RUNNING', 'running'],
+		['JOB_STATE_CANCELLING', 'running'],
+		['JOB_STATE_SUCCEEDED', 'succeeded'],
+		['JOB_STATE_PARTIALLY_SUCCEEDED', 'succeeded'],
+		['JOB_STATE_FAILED', 'failed'],
+		['JOB_STATE_CANCELLED', 'failed'],
+		['JOB_STATE_EXPIRED', 'failed'],
+		['JOB_STATE_PAUSED', 'unknown'],
+		['PIPELINE_STATE_SUCCEEDED', 'succeeded'],
+		// an action under way: OpenAI batches, AWS MediaConvert, DeepL documents, ElevenLabs dubbing
+		['validating', 'running'],
+		['finalizing', 'running'],
+		['PROGRESSING', 'running'],
+		['translating', 'running'],
+		['dubbing', 'running'],
+		['NOT_START', 'running'],
+		// a compound ending in a stop
+		['user_cancelled', 'failed'],
+		['KILLED', 'failed'],
+	])('the spellings of more real services: %p -> %s', (word, state) => {
+		expect(stateOf(word)).toBe(state);
+	});
+
 	it('a compound failure word is inferred only while the Failed list is the built-in one', () => {
 		expect(stateOf('render_failed', statusWords({ failed: ['broken'] }))).toBe('unknown');
 		expect(stateOf('render_failed', statusWords({ running: ['queued'] }))).toBe('failed');
@@ -290,6 +322,35 @@ describe('a preview is not the deck (issue 31)', () => {
 
 	it('a result text that is prose is no file (a failure text where the result would be)', () => {
 		expect(judgeStatus({ status: 'FAILURE', result: 'The deck could not be generated.' })).toMatchObject({ state: 'failed', failureReason: 'The deck could not be generated.' });
+	});
+});
+
+describe("an operation with no word: Google's `done` (issue 31)", () => {
+	const FILE = 'https://files.example/decks/tsk_1.pptx';
+	const name = 'models/deck-1/operations/op_1';
+
+	it('done: false, or no done yet, is still working; done: false says nothing more', () => {
+		expect(judgeStatus({ name, done: false })).toEqual({ state: 'running', wordState: 'running' });
+		expect(judgeStatus({ name }).state).toBe('unknown');
+	});
+
+	it('done: true with the deck is completed, with an error failed with its message: no note, that is how it speaks', () => {
+		expect(judgeStatus({ name, done: true, response: { samples: [{ file: { uri: FILE } }] } })).toMatchObject({ state: 'succeeded', handover: expect.any(String) });
+		expect(judgeStatus({ name, done: true, response: { samples: [{ file: { uri: FILE } }] } }).note).toBeUndefined();
+		const failed = judgeStatus({ name, done: true, error: { code: 4, message: 'Deadline exceeded.' } });
+		expect(failed).toMatchObject({ state: 'failed', failureReason: 'Deadline exceeded.' });
+		expect(failed.note).toBeUndefined();
+	});
+
+	it('done: true with nothing to hand over and no error ended without a deck: failed now, with the reason it gives', () => {
+		const filtered = judgeStatus({ name, done: true, response: { videoResponse: { raiMediaFilteredCount: 1, raiMediaFilteredReasons: ['The prompt was blocked by the safety filter.'] } } });
+		expect(filtered).toMatchObject({ state: 'failed', failureReason: 'The prompt was blocked by the safety filter.' });
+		expect(filtered.note).toContain('done: true');
+		expect(judgeStatus({ name, done: true, response: {} })).toMatchObject({ state: 'failed' });
+	});
+
+	it('a word, where the record has one, is read before done', () => {
+		expect(judgeStatus({ status: 'processing', done: true }).state).toBe('running');
 	});
 });
 
