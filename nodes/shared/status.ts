@@ -20,9 +20,10 @@ export interface StatusWords {
 }
 
 /**
- * The built-in vocabulary, normalised (lower case, camelCase split, `-` and spaces as `_`). Terminal words end the wait
- * at once: a deck that timed out, was aborted, killed or revoked ended without a deck. Words for a
- * transition (`timing_out`, `aborting`, `cancelling`) are running: the terminal word comes next.
+ * The built-in vocabulary, normalised (lower case, camelCase split, `-` and spaces as `_`). Terminal
+ * words end the wait at once: a deck that timed out, was aborted, killed or revoked ended without a
+ * deck. Words for a transition (`timing_out`, `aborting`, `cancelling`) are running: the terminal word
+ * comes next.
  */
 export const DEFAULT_STATUS_WORDS: StatusWords = {
 	succeeded: [
@@ -53,7 +54,7 @@ const PARTIAL_WORDS = new Set(DEFAULT_STATUS_WORDS.succeeded.filter((word) => wo
 /** The last part of a compound failure word (`generate_audio_failed`, `sensitive_word_error`, `user_cancelled`). */
 const FAILED_ENDINGS = new Set(['failed', 'failure', 'error', 'errored', 'rejected', 'aborted', 'timeout', 'expired', 'cancelled', 'canceled', 'killed', 'terminated']);
 
-/** A word as written in the lists: lower case, camelCase split, `-` and spaces as `_` (`NotStarted` → `not_started`, `TIMED-OUT` → `timed_out`). */
+/** A word as the lists write it: lower case, camelCase split, `-` and spaces as `_` (`NotStarted` → `not_started`). */
 function normalise(word: string): string {
 	return word
 		.trim()
@@ -237,10 +238,11 @@ export interface JudgeContext {
  *    being polled, and at Max Wait it is Still Running); a word on no list is `unknown` (running, as
  *    a 202 with no word is), and the note names the lists that settle it.
  * The word is compared in any case and spelling (`TIMED-OUT`, `timed_out`, `TimedOut`), also after an
- * enum's type name (`JOB_STATE_CANCELLED`); a compound failure word is failed (classify). A record with no word whose `done` is a boolean (Google's
- * long-running operations) is read by it: `done: false` running; `done: true` ended, so with an `error`
- * it failed, with the deck it is completed, and with neither it failed (a reason member, such as Veo's
- * `raiMediaFilteredReasons`, says why): polling a finished operation again changes nothing.
+ * enum's type name (`JOB_STATE_CANCELLED`); a compound failure word is failed (classify). A record
+ * with no word whose `done` is a boolean (Google's long-running operations) is read by it: `done:
+ * false` running; `done: true` ended, so with an `error` it failed, with the deck it is completed, and
+ * with neither it failed (a reason member, such as Veo's `raiMediaFilteredReasons`, says why): polling
+ * a finished operation again changes nothing.
  * Where the witnesses disagree, or the word was found elsewhere than `status`/`state`, `note` says so
  * in plain words, with the setting that settles it.
  */

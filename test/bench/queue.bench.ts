@@ -41,10 +41,11 @@
  * file downloads) <= the loop's (PER_DECK_FIGURES); charges = decks for both; every execution of both a
  * success and every deck delivered (else the figures mean nothing). Two figures are judged as what they
  * are: a CPU figure moves from round to round on a shared machine (±10-25 % here), so it is ahead when
- * it is at or below the loop's within the spread this run measured between its own rounds (`noise`,
- * printed; a single round has none: strict); status reads depend on the decks each workflow drew (a
- * deck longer than a wait needs a second read), so they are compared beyond the reads its decks needed
- * (1 + one per further wait the deck outlasted). The earlier fixed ratios (execution
+ * it is at or below the loop's within the spread this run measured between its own rounds, and never
+ * less than 10 % (`noise`, printed; a single round has none: strict); status reads depend on the decks each workflow drew (a
+ * deck longer than a wait needs a second read), so the needless ones are compared: for each deck, the
+ * reads after the one that found it done, and the reads before it beyond one per wait the deck outlasted
+ * (a wait that starts late only saves reads, so the count has no timing noise). The earlier fixed ratios (execution
  * data <= 0.6 x, worker CPU <= 0.8 x the loop's) are retired: they lay below n8n's own per-execution
  * floor, which both workflows pay (CONTRIBUTING.md, "At scale: the benchmarks").
  */
@@ -113,8 +114,8 @@ interface PerDeck {
 	workflowCopyBytes: number;
 	nodeRuns: number;
 	statusReads: number;
-	/** The reads a workflow that reads once per wait must make for the decks this side drew. */
-	neededReads: number;
+	/** Reads no deck needed: after the read that found it done, or more than one per wait it outlasted. */
+	needlessReads: number;
 	fileDownloads: number;
 	charges: number;
 	delivered: number;
@@ -122,6 +123,9 @@ interface PerDeck {
 	floorSeconds: number;
 	wallOverFloor: number;
 }
+
+/** The least a CPU figure is allowed to move between rounds (when there are rounds to compare). */
+const MIN_ROUND_SPREAD = 0.1;
 
 /** Every per-deck figure, as the targets name it: the package must be at or below the loop on each. */
 const PER_DECK_FIGURES = [
@@ -280,11 +284,18 @@ async function main(): Promise<void> {
 				return taskId !== undefined && tasks.has(taskId);
 			}).length;
 			const sum = (f: (h: Side['halves'][number]) => number) => s.halves.reduce((acc, h) => acc + f(h), 0);
-			// a deck is read at the end of each wait: once, and again for every further wait it outlasted
-			const needed = [...tasks].reduce((acc, taskId) => {
+			// a deck needs one read at the end of each wait it outlasted and one that finds it done: the rest is needless
+			const readsOf = new Map<string, number[]>();
+			for (const q of reads) {
+				const taskId = decodeURIComponent(q.path.split('/')[3]);
+				readsOf.set(taskId, [...(readsOf.get(taskId) ?? []), q.at]);
+			}
+			const needless = [...tasks].reduce((acc, taskId) => {
 				const d = sim.control.deck(taskId)!;
-				const seconds = (d.doneAt - d.createdAt) / speed / 1000;
-				return acc + 1 + Math.max(0, Math.ceil((seconds - firstWaitSeconds) / waitSeconds));
+				const outlasted = Math.max(0, Math.ceil(((d.doneAt - d.createdAt) / speed / 1000 - firstWaitSeconds) / waitSeconds));
+				const at = readsOf.get(taskId) ?? [];
+				const after = at.filter((t) => t >= d.doneAt).length;
+				return acc + Math.max(0, after - 1) + Math.max(0, at.length - after - outlasted);
 			}, 0);
 			const n = sum((h) => h.decks);
 			// the floor of a half round: its longest deck, one Wait, and the workers' CPU time spread over the workers
@@ -300,7 +311,7 @@ async function main(): Promise<void> {
 				workflowCopyBytes: Math.round(db.workflowBytes / n),
 				nodeRuns: round(db.nodeRuns / n, 2),
 				statusReads: round(reads.length / n, 3),
-				neededReads: round(needed / n, 3),
+				needlessReads: round(needless / n, 3),
 				fileDownloads: round(downloads.length / n, 3),
 				charges: charges.length,
 				delivered,
@@ -326,10 +337,12 @@ async function main(): Promise<void> {
 			statusReads: round(p.statusReads / h.statusReads, 3),
 			nodeRuns: round(p.nodeRuns / h.nodeRuns, 3),
 		};
-		// How much a CPU figure moved between the rounds of one workflow: the run's own noise.
+		// How much a CPU figure moved between the rounds of one workflow: the run's own noise. Two rounds
+		// can land close by chance (main CPU: 4 % in one run, 28-32 % in others), so never less than
+		// MIN_ROUND_SPREAD, the least this machine moved over five runs of every figure but that one.
 		const spread = (cpu: (x: Side['halves'][number]) => number) =>
 			Math.max(
-				0,
+				sides.every((s) => s.halves.length > 1) ? MIN_ROUND_SPREAD : 0,
 				...sides.map((s) => {
 					const perDeckCpu = s.halves.map((x) => cpu(x) / x.decks);
 					const mean = perDeckCpu.reduce((a, b) => a + b, 0) / perDeckCpu.length;
@@ -343,11 +356,11 @@ async function main(): Promise<void> {
 		};
 		const ahead = (figure: (typeof PER_DECK_FIGURES)[number][0]): boolean =>
 			figure === 'statusReads'
-				? p.statusReads - p.neededReads <= h.statusReads - h.neededReads + 1e-9
+				? p.needlessReads <= h.needlessReads
 				: p[figure] <= h[figure] * (1 + (noise[figure] ?? 0));
 		const targets = [
 			...PER_DECK_FIGURES.map(([figure, name]) => ({
-				name: `${name} per deck <= the loop's${figure === 'statusReads' ? ' (beyond the reads its decks needed)' : noise[figure] !== undefined ? ` (within the rounds' spread, ${Math.round((noise[figure] ?? 0) * 100)} %)` : ''}`,
+				name: `${name} per deck <= the loop's${figure === 'statusReads' ? ' (the needless ones)' : noise[figure] !== undefined ? ` (within the rounds' spread, ${Math.round((noise[figure] ?? 0) * 100)} %)` : ''}`,
 				met: ahead(figure),
 			})),
 			{ name: 'charges = decks (both)', met: p.charges === p.decks && h.charges === h.decks },
@@ -447,7 +460,7 @@ function printTable(r: { decks: number; perDeck: Record<SideName, PerDeck>; rati
 		['workflow copy (bytes of `execution_data.workflowData`)', fmt(p.workflowCopyBytes), fmt(h.workflowCopyBytes), ratioOf(p.workflowCopyBytes, h.workflowCopyBytes)],
 		['node runs', fmt(p.nodeRuns), fmt(h.nodeRuns), ratioOf(p.nodeRuns, h.nodeRuns)],
 		['status reads (simulator ledger)', fmt(p.statusReads), fmt(h.statusReads), ratioOf(p.statusReads, h.statusReads)],
-		['status reads its decks needed (one per wait outlasted)', fmt(p.neededReads), fmt(h.neededReads), ratioOf(p.neededReads, h.neededReads)],
+		['needless status reads (after the one that found the deck done, or beyond one per wait it outlasted)', fmt(p.needlessReads), fmt(h.needlessReads), ratioOf(p.needlessReads, h.needlessReads)],
 		['file downloads', fmt(p.fileDownloads), fmt(h.fileDownloads), ratioOf(p.fileDownloads, h.fileDownloads)],
 		['charges / decks (total)', `${p.charges} / ${p.decks}`, `${h.charges} / ${h.decks}`, ''],
 		['executions success / delivered (total)', `${p.executions.success ?? 0} / ${p.delivered}`, `${h.executions.success ?? 0} / ${h.delivered}`, ''],
