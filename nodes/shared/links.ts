@@ -82,8 +82,11 @@ const IMAGE_FILE = /\.(png|jpe?g|webp|gif|svg|heic|heif|avif|bmp|tiff?|ico)(?:$|
 /** Words that name a preview of the deck: never the deck itself. */
 const PREVIEW_WORDS = /preview|thumbnail|thumb|poster|image/i;
 
-/** Words for things about a deck that are not its file: a preview, a thumbnail, a page of the app, the status, help. */
-const NOT_THE_FILE = /preview|thumbnail|thumb|poster|image|avatar|logo|icon|web_?url|app_?url|(?<!cr)edit|viewer|embed|share|self|status|callback|webhook|stream|cancel|logs?\b|docs?\b|help/i;
+/** Words for things about a deck that are not its file: a preview (PREVIEW_WORDS), a page of the app, the status, help. */
+const NOT_THE_FILE = new RegExp(
+	`${PREVIEW_WORDS.source}|avatar|logo|icon|web_?url|app_?url|(?<!cr)edit|viewer|embed|share|self|status|callback|webhook|stream|cancel|logs?\\b|docs?\\b|help`,
+	'i',
+);
 
 /**
  * What a link's path and URL say about it: words for the deck file raise it, words for pages that

@@ -42,12 +42,13 @@
  * success and every deck delivered (else the figures mean nothing). Two figures are judged as what they
  * are: a CPU figure moves from round to round on a shared machine (±10-25 % here), so it is ahead when
  * it is at or below the loop's within the spread this run measured between its own rounds, and never
- * less than 10 % (`noise`, printed; a single round has none: strict); status reads depend on the decks each workflow drew (a
- * deck longer than a wait needs a second read), so the needless ones are compared: for each deck, the
- * reads after the one that found it done, and the reads before it beyond one per wait the deck outlasted
- * (a wait that starts late only saves reads, so the count has no timing noise). The earlier fixed ratios (execution
- * data <= 0.6 x, worker CPU <= 0.8 x the loop's) are retired: they lay below n8n's own per-execution
- * floor, which both workflows pay (CONTRIBUTING.md, "At scale: the benchmarks").
+ * less than 10 % (`noise`, printed; a single round has none: strict); status reads depend on the decks
+ * each workflow drew (a deck longer than a wait needs a second read), so the needless ones are
+ * compared: for each deck, the reads after the one that found it done, and the reads before it beyond
+ * one per wait the deck outlasted (a wait that starts late only saves reads, so the count has no timing
+ * noise). The earlier fixed ratios (execution data <= 0.6 x, worker CPU <= 0.8 x the loop's) are
+ * retired: they lay below n8n's own per-execution floor, which both workflows pay (CONTRIBUTING.md, "At
+ * scale: the benchmarks").
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -275,8 +276,9 @@ async function main(): Promise<void> {
 			const mine = (key: string) => key.startsWith(`${s.idPrefix}-`);
 			const charges = sim.ledger.charges.filter((c) => mine(c.idempotencyKey));
 			const tasks = new Set(charges.map((c) => c.taskId));
-			const reads = sim.ledger.requests.filter((q) => q.method === 'GET' && /^\/v1\/decks\/[^/]+\/status$/.test(q.path) && tasks.has(decodeURIComponent(q.path.split('/')[3])));
-			const downloads = sim.ledger.requests.filter((q) => q.method === 'GET' && /^\/v1\/decks\/[^/]+\/files\//.test(q.path) && tasks.has(decodeURIComponent(q.path.split('/')[3])));
+			const taskOf = (q: { path: string }) => decodeURIComponent(q.path.split('/')[3]);
+			const reads = sim.ledger.requests.filter((q) => q.method === 'GET' && /^\/v1\/decks\/[^/]+\/status$/.test(q.path) && tasks.has(taskOf(q)));
+			const downloads = sim.ledger.requests.filter((q) => q.method === 'GET' && /^\/v1\/decks\/[^/]+\/files\//.test(q.path) && tasks.has(taskOf(q)));
 			// a delivery names its deck's task id in the Slack comment
 			const delivered = sink.of('sink', s.sinkName).filter((rec) => {
 				const comment = typeof rec.body === 'string' ? rec.body : String((rec.body as { initialComment?: unknown } | undefined)?.initialComment ?? '');
@@ -287,8 +289,9 @@ async function main(): Promise<void> {
 			// a deck needs one read at the end of each wait it outlasted and one that finds it done: the rest is needless
 			const readsOf = new Map<string, number[]>();
 			for (const q of reads) {
-				const taskId = decodeURIComponent(q.path.split('/')[3]);
-				readsOf.set(taskId, [...(readsOf.get(taskId) ?? []), q.at]);
+				const times = readsOf.get(taskOf(q));
+				if (times) times.push(q.at);
+				else readsOf.set(taskOf(q), [q.at]);
 			}
 			const needless = [...tasks].reduce((acc, taskId) => {
 				const d = sim.control.deck(taskId)!;
