@@ -3,7 +3,7 @@
  * nor the shape of a 402 option, so no member name is assumed: every http(s) URL anywhere in a body
  * is found with its JSON path (`deckUrl`, `files.pdf`, `export.url`, `result.download_url`,
  * `files[0].url`; a 402 option's `url`, `href`, `link.url`, `_links.checkout.href`), and the link a
- * person needs is picked by what its name and path say: the deck file in a status (`pickDeckUrl`),
+ * person needs is picked by what its name and path say: the deck file in a status (`bestDeckFile`),
  * the way forward in a refusal (`actionLink`).
  */
 
@@ -145,11 +145,12 @@ function pathnameOf(url: string): string {
 }
 
 /**
- * The link most likely to be the deck file: the best of a body's links that is not a preview or an
- * image (a record with a preview beside its file hands over the file); undefined when none is left.
+ * The deck's file among a record's links: the best by what its name and path say (pptx before pdf, a download
+ * before a bare url) of those that are a deliverable (`isDeliverable`, with `strict` as there); never a preview
+ * or an image. Undefined when none is.
  */
-export function pickDeckUrl(links: FoundLink[]): string | undefined {
-	return bestBy(links.filter((link) => !isPreviewLink(link)), SIGNALS)?.url;
+export function bestDeckFile(links: FoundLink[], strict = false): FoundLink | undefined {
+	return bestBy(links.filter((link) => isDeliverable(link, strict) && !isPreviewLink(link)), SIGNALS);
 }
 
 /** A preview: an image file, or a link whose name says preview, thumbnail or image. */
@@ -208,18 +209,72 @@ function labelOf(option: unknown): string | undefined {
 	return label as string | undefined;
 }
 
-/** `links` and `deckUrl` as the nodes add them to an item (`resolveAgainst`: see findLinks). */
-export function deckLinks(body: unknown, resolveAgainst?: string): { links: FoundLink[]; deckUrl?: string } {
-	const links = findLinks(body, resolveAgainst);
-	const deckUrl = pickDeckUrl(links);
-	return deckUrl ? { links, deckUrl } : { links };
+/**
+ * The link at a File Link Path (the user's statement of where the deck's file is): the text there, if it is a
+ * link (root-relative ones resolved as findLinks does), else the best link inside what is there (an object or a
+ * list: its first deck file, else its first link).
+ */
+export function linkAt(value: unknown, path: string, resolveAgainst?: string): FoundLink | undefined {
+	if (typeof value === 'string') {
+		const text = value.trim();
+		if (isHttpUrl(text)) return { path, url: text };
+		const url = resolveAgainst && ROOT_RELATIVE.test(text) ? absolute(text, resolveAgainst) : undefined;
+		return url ? { path, url } : undefined;
+	}
+	const inside = findLinks(value, resolveAgainst);
+	const best = inside.find((link) => isDeliverable(link)) ?? inside[0];
+	return best && { path: best.path.startsWith('[') ? `${path}${best.path}` : `${path}.${best.path}`, url: best.url };
 }
 
-/** The link a user asked for: empty = `deckUrl`; else the JSON path of one of `links` (e.g. `files.pdf`). */
-export function chooseLink(found: { links: FoundLink[]; deckUrl?: string }, which: string | undefined): string | undefined {
-	const wanted = (which ?? '').trim();
-	if (!wanted) return found.deckUrl;
-	return found.links.find((link) => link.path === wanted)?.url;
+/**
+ * What a link is, said on each entry of an item's `links`: `deck` (the deck's file, deckUrl), `preview` (an
+ * image of it), `page` (a page of the service's app: viewer, editor, share), `api` (the status, a stream, a
+ * callback), `file` (another file: a second format, an input document, an intermediate file), `other`.
+ */
+export type LinkKind = 'deck' | 'preview' | 'page' | 'api' | 'file' | 'other';
+
+export interface DescribedLink extends FoundLink {
+	kind: LinkKind;
+}
+
+/** Words for a page of the service's app, not a file. */
+const PAGE_WORDS = /web_?url|app_?url|page|(?<!cr)edit|viewer|view_?url|embed|share|dashboard|console|gamma_?url|open_?url/i;
+
+/** Words for the API's own addresses: the status itself, a stream, a callback. */
+const API_WORDS = /self|status|callback|webhook|stream|cancel|logs?\b|\bget\b|urls\.get|poll/i;
+
+const HAS_EXTENSION = /\.[a-z0-9]{2,5}$/i;
+
+function kindOf(link: FoundLink): Exclude<LinkKind, 'deck'> {
+	if (isPreviewLink(link)) return 'preview';
+	if (PAGE_WORDS.test(link.path)) return 'page';
+	if (API_WORDS.test(link.path)) return 'api';
+	const pathname = pathnameOf(link.url);
+	if (HAS_EXTENSION.test(pathname) || isDeliverable(link)) return 'file';
+	return 'other';
+}
+
+/** The links an item carries: every link with what it is, deckUrl (the deck's file, or absent), and the app's page and a preview where the record has them. */
+export interface DeckLinkFields {
+	links: DescribedLink[];
+	deckUrl?: string;
+	pageUrl?: string;
+	previewUrl?: string;
+}
+
+/**
+ * `links`, `deckUrl`, `pageUrl` and `previewUrl` as the nodes put them on an item, from the links the judgement
+ * found and the deck's file it handed over (`deckUrl`: only a completed deck's file, never a page or a preview).
+ */
+export function describeLinks(links: FoundLink[], deckUrl: string | undefined): DeckLinkFields {
+	const described = links.map((link): DescribedLink => ({ ...link, kind: deckUrl !== undefined && link.url === deckUrl ? 'deck' : kindOf(link) }));
+	const fields: DeckLinkFields = { links: described };
+	if (deckUrl !== undefined) fields.deckUrl = deckUrl;
+	const page = described.find((link) => link.kind === 'page');
+	if (page) fields.pageUrl = page.url;
+	const preview = described.find((link) => link.kind === 'preview');
+	if (preview) fields.previewUrl = preview.url;
+	return fields;
 }
 
 /** A list as the nodes make it (`[{path, url}]`): one a Deck Generator node put on an earlier item. */
@@ -235,29 +290,26 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Puts our `links` and `deckUrl` on an item without losing what was there under those names: a
- * different value that `source` had (the service's status answer, `prefix` "service"; the input
- * item, `prefix` "input") stays beside ours as `serviceLinks` / `serviceDeckUrl` or `inputLinks` /
- * `inputDeckUrl`, as `serviceState` keeps the service's `state`. Values a Deck Generator node put
- * there itself (a `[{path, url}]` list and the deckUrl beside it) are simply replaced. Where we
- * found no link, the member is left as it was.
+ * Puts our `links`, `deckUrl`, `pageUrl` and `previewUrl` on an item without losing what was there under those
+ * names: a different value that `source` had (the service's status answer, `prefix` "service"; the input item,
+ * `prefix` "input") stays beside ours as `serviceDeckUrl`, `inputLinks`, …, as `serviceState` keeps the
+ * service's `state`. Values a Deck Generator node put there itself (a `[{path, url}]` list and the deckUrl
+ * beside it) are simply replaced. Where we have none (no deck file yet), the member goes: `deckUrl` is the
+ * deck's file or nothing.
  */
 export function putDeckLinks(
 	item: Record<string, unknown>,
-	found: { links: FoundLink[]; deckUrl?: string },
+	found: { links: FoundLink[]; deckUrl?: string; pageUrl?: string; previewUrl?: string },
 	source: Record<string, unknown> | undefined,
 	prefix: 'service' | 'input',
 ): void {
 	const fromUs = isLinkList(source?.links);
-	const members: Array<['links' | 'deckUrl', string]> = [
-		['links', `${prefix}Links`],
-		['deckUrl', `${prefix}DeckUrl`],
-	];
-	for (const [member, keptAs] of members) {
+	for (const member of ['links', 'deckUrl', 'pageUrl', 'previewUrl'] as const) {
 		const ours = found[member];
-		if (ours === undefined) continue;
 		const theirs = source?.[member];
-		if (theirs !== undefined && !fromUs && !sameJson(theirs, ours)) item[keptAs] = theirs;
-		item[member] = ours;
+		if (theirs !== undefined && !fromUs && !sameJson(theirs, ours)) item[`${prefix}${member[0].toUpperCase()}${member.slice(1)}`] = theirs;
+		// deckUrl is the deck's file or absent: a service's or an earlier item's value never stands in for ours
+		if (ours === undefined) delete item[member];
+		else item[member] = ours;
 	}
 }

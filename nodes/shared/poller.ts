@@ -44,8 +44,12 @@
  * - a non-retryable answer fails the deck with the service's detail/code/requestId (404: the deck
  *   does not exist for this credential). 401 and 403 are about the key, not the deck: they fail
  *   every deck still waiting at once instead of repeating the same refusal per deck;
- * - a read is judged from the whole record (status.ts judgeStatus): an unknown word, and a success
+ * - a read is judged from the whole record (status/judge.ts judgeStatus): an unknown word, and a success
  *   word with nothing to hand over, count as running and are reported exactly as they came;
+ * - a record that would be completed on its link alone (its word is no success word) is completed only once
+ *   the file is there (`checkFile`, a ranged GET); while it is not, the check is repeated when the link or the
+ *   word changes, else at most once per FILE_RECHECK_MS, so a service that links its file from the first
+ *   answer costs a few checks, not one per read;
  * - `elapsedMs` is the time until the node saw the deck finished (the answer of its last read);
  * - the cancel signal ends every wait at once.
  *
@@ -53,7 +57,7 @@
  */
 import { CancelledError, throwIfCancelled, type CallResult, type CredentialGate, type Sleep } from './client';
 import type { ServiceFailure } from './problem';
-import { DEFAULT_STATUS_WORDS, judgeStatus, type DeckState, type StatusJudgement, type StatusWords } from './status';
+import { DEFAULT_STATUS_WORDS, judgeStatus, settleFileCheck, type DeckState, type FileCheck, type ReadingPaths, type StatusJudgement, type StatusWords } from './status';
 
 /** The contract's polling interval for `GET /v1/decks/{taskId}/status`. */
 export const CONTRACT_POLL_INTERVAL_MS = 5_000;
@@ -91,6 +95,8 @@ export interface DeckSpec {
 	/** After this long one final pass, then still running; the first read always happens. */
 	maxWaitMs?: number;
 	words?: StatusWords;
+	/** The paths the user set for the readings (status/judge.ts ReadingPaths). */
+	paths?: ReadingPaths;
 	/** One read and no waiting (Check Once). */
 	once?: boolean;
 }
@@ -139,14 +145,24 @@ export interface PollerOptions {
 	 * UNKNOWN_WORD_NOTICE_READS times in a row: a word that never changes is said early, not at Max Wait.
 	 */
 	onUnknownWord?: (taskId: string, note: string) => void;
+	/**
+	 * Whether a deck's file is at its link and is a deck (a ranged GET), for a record that would be completed on
+	 * its link alone. Without it such a record is never completed (the safe reading: a link is no deck).
+	 */
+	checkFile?: (url: string) => Promise<FileCheck>;
 	maxInFlight?: number;
 }
 
+/** A link whose file was not there is checked again after this long at the latest (sooner when the record changes). */
+export const FILE_RECHECK_MS = 60_000;
+
 interface Deck {
-	spec: Required<Omit<DeckSpec, 'words'>> & { words: StatusWords };
+	spec: Required<Omit<DeckSpec, 'words' | 'paths'>> & { words: StatusWords; paths?: ReadingPaths };
 	report: DeckReport;
 	lastReadAt: number;
 	done: boolean;
+	/** The last check of its file that found it not there: of which link under which word, when, and why. */
+	lastFileCheck?: { key: string; at: number; check: FileCheck };
 }
 
 /** When a deck may be read again: one interval after its last answer (+Infinity while a read is out). */
@@ -197,6 +213,7 @@ interface Poller {
 	gate?: CredentialGate;
 	statusUrl?: PollerOptions['statusUrl'];
 	onUnknownWord?: PollerOptions['onUnknownWord'];
+	checkFile?: PollerOptions['checkFile'];
 	maxInFlight: number;
 	start: number;
 	/** A 401 or 403: the answer every deck would get, so every deck still waiting fails with it. */
@@ -249,6 +266,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 		gate: options.gate,
 		statusUrl: options.statusUrl,
 		onUnknownWord: options.onUnknownWord,
+		checkFile: options.checkFile,
 		maxInFlight: Math.max(1, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT),
 		start: now(),
 	};
@@ -267,8 +285,8 @@ function plan(specs: DeckSpec[], start: number): { decks: Deck[]; queues: Queue[
 	const queues = new Map<string, Queue>();
 	// Word lists are usually one object shared by every deck: number them instead of keying on them.
 	const wordIds = new Map<string, number>();
-	const wordsIdOf = (words: StatusWords) => {
-		const text = `${words.succeeded.join(',')}|${words.failed.join(',')}|${words.running.join(',')}|${words.own?.join(',') ?? ''}`;
+	const wordsIdOf = (words: StatusWords, paths: ReadingPaths | undefined) => {
+		const text = `${words.succeeded.join(',')}|${words.failed.join(',')}|${words.running.join(',')}|${words.own?.join(',') ?? ''}|${paths?.word ?? ''}|${paths?.file ?? ''}|${paths?.reason ?? ''}`;
 		let id = wordIds.get(text);
 		if (id === undefined) wordIds.set(text, (id = wordIds.size));
 		return id;
@@ -280,10 +298,11 @@ function plan(specs: DeckSpec[], start: number): { decks: Deck[]; queues: Queue[
 			intervalMs: Math.max(1, input.intervalMs ?? CONTRACT_POLL_INTERVAL_MS),
 			maxWaitMs: Math.max(0, input.maxWaitMs ?? DEFAULT_MAX_WAIT_MS),
 			words: input.words ?? DEFAULT_STATUS_WORDS,
+			...(input.paths ? { paths: input.paths } : {}),
 			once: input.once ?? false,
 		};
 		const schedule = `${spec.intervalMs}\u0000${spec.once ? 0 : spec.maxWaitMs}\u0000${spec.once}`;
-		const key = `${spec.taskId}\u0000${schedule}\u0000${wordsIdOf(spec.words)}`;
+		const key = `${spec.taskId}\u0000${schedule}\u0000${wordsIdOf(spec.words, spec.paths)}`;
 		const existing = byKey.get(key);
 		if (existing) return existing;
 		const deck: Deck = {
@@ -433,8 +452,10 @@ async function read(poller: Poller, queue: Queue, state: Pass, deck: Deck): Prom
 	// sent, so the next read of this deck reaches it a whole interval later at least.
 	deck.lastReadAt = Number.POSITIVE_INFINITY;
 	let result: CallResult;
+	let judgement: StatusJudgement | undefined;
 	try {
 		result = await poller.fetchStatus(deck.spec.taskId, state.deadline);
+		judgement = await judge(poller, deck, result);
 	} catch (error) {
 		deck.lastReadAt = poller.now();
 		// A cancelled read ends the wait through the signal; anything else is a bug to surface.
@@ -443,7 +464,7 @@ async function read(poller: Poller, queue: Queue, state: Pass, deck: Deck): Prom
 		return;
 	}
 	deck.lastReadAt = poller.now();
-	const finishedNow = settle(poller, deck, result);
+	const finishedNow = settle(poller, deck, result, judgement);
 	if (result.attempts > 0) queue.hitRate += HIT_RATE_WEIGHT * ((finishedNow ? 1 : 0) - queue.hitRate);
 	if (finishedNow) {
 		queue.credit += PROBE_CREDIT;
@@ -454,17 +475,40 @@ async function read(poller: Poller, queue: Queue, state: Pass, deck: Deck): Prom
 	state.readAgain.push(deck);
 }
 
-/** Records one read, judging the deck by its status; true when the deck is finished (completed or failed) and leaves. */
-function settle(poller: Poller, deck: Deck, result: CallResult): boolean {
+/**
+ * The judgement of a status answer (undefined for a failed read), with its file checked where only the file
+ * can say (`fileToCheck`): again when the link or the word changed since the last check found nothing, else
+ * once FILE_RECHECK_MS passed; in between the last finding stands.
+ */
+async function judge(poller: Poller, deck: Deck, result: CallResult): Promise<StatusJudgement | undefined> {
+	const { outcome } = result;
+	if (result.attempts === 0 || outcome.route !== 'success') return undefined;
+	const unknownWord = deck.report.unknownWord;
+	const earlier = unknownWord && { word: unknownWord.word, reads: unknownWord.reads, seconds: Math.round((poller.now() - unknownWord.firstAt) / 1000) };
+	const judgement = judgeStatus(outcome.body, { words: deck.spec.words, paths: deck.spec.paths, resolveAgainst: poller.statusUrl?.(deck.spec.taskId), httpStatus: outcome.status, earlier });
+	const pending = judgement.fileToCheck;
+	if (!pending || !poller.checkFile) return judgement;
+	const key = `${judgement.word ?? ''}\u0000${pending.path}\u0000${pending.url.split('?')[0]}`;
+	const last = deck.lastFileCheck;
+	if (last && last.key === key && poller.now() - last.at < FILE_RECHECK_MS) return settleFileCheck(judgement, last.check);
+	const check = await poller.checkFile(pending.url);
+	if (check.there) delete deck.lastFileCheck;
+	else deck.lastFileCheck = { key, at: poller.now(), check };
+	return settleFileCheck(judgement, check);
+}
+
+/** Records one read, with its judgement; true when the deck is finished (completed or failed) and leaves. */
+function settle(poller: Poller, deck: Deck, result: CallResult, judgement: StatusJudgement | undefined): boolean {
 	const report = deck.report;
 	if (result.attempts === 0) return false; // not sent: the deadline came first
 	report.polls++;
 	report.requests += result.attempts;
 	const { outcome } = result;
 	if (outcome.route === 'success') {
+		// judged whenever it answered (`judge`)
+		if (!judgement) return false;
 		report.body = outcome.body;
-		const earlier = report.unknownWord && { word: report.unknownWord.word, reads: report.unknownWord.reads, seconds: Math.round((poller.now() - report.unknownWord.firstAt) / 1000) };
-		report.judgement = judgeStatus(outcome.body, { words: deck.spec.words, resolveAgainst: poller.statusUrl?.(deck.spec.taskId), httpStatus: outcome.status, earlier });
+		report.judgement = judgement;
 		report.status = report.judgement.word;
 		report.state = report.judgement.state;
 		noteUnknownWord(poller, report);

@@ -10,7 +10,8 @@ import {
 	redirectTarget,
 	sameOriginHop,
 } from '../../nodes/shared/download';
-import { actionLink, chooseLink, deckLinks, findLinks, pickDeckUrl } from '../../nodes/shared/links';
+import { actionLink, bestDeckFile, describeLinks, findLinks } from '../../nodes/shared/links';
+import { judgeStatus } from '../../nodes/shared/status';
 
 const PPTX = 'https://files.example/decks/t1/deck.pptx?X-Amz-Signature=abc';
 const PDF = 'https://files.example/decks/t1/deck.pdf?X-Amz-Signature=def';
@@ -36,27 +37,55 @@ describe('findLinks', () => {
 	});
 
 	it('a body without links gives none, and no deckUrl', () => {
-		expect(deckLinks({ status: 'running', progress: 40 })).toEqual({ links: [] });
+		expect(describeLinks(findLinks({ status: 'running', progress: 40 }), undefined)).toEqual({ links: [] });
+	});
+
+	it('says what each link is: the deck, a preview, the app page, the API, another file', () => {
+		const body = {
+			deckUrl: PPTX,
+			pdf: PDF,
+			thumbnail: 'https://cdn.example/t1.png',
+			webUrl: 'https://app.example/decks/t1',
+			urls: { stream: 'https://api.example/v1/stream/t1' },
+			input_document: 'https://files.example/uploads/brief.docx',
+		};
+		expect(describeLinks(findLinks(body), PPTX)).toEqual({
+			links: [
+				{ path: 'deckUrl', url: PPTX, kind: 'deck' },
+				{ path: 'pdf', url: PDF, kind: 'file' },
+				{ path: 'thumbnail', url: 'https://cdn.example/t1.png', kind: 'preview' },
+				{ path: 'webUrl', url: 'https://app.example/decks/t1', kind: 'page' },
+				{ path: 'urls.stream', url: 'https://api.example/v1/stream/t1', kind: 'api' },
+				{ path: 'input_document', url: 'https://files.example/uploads/brief.docx', kind: 'file' },
+			],
+			deckUrl: PPTX,
+			pageUrl: 'https://app.example/decks/t1',
+			previewUrl: 'https://cdn.example/t1.png',
+		});
 	});
 });
 
-describe('pickDeckUrl: the deck file, not a page about it', () => {
-	it.each<[string, Record<string, unknown>, string]>([
+describe('bestDeckFile: the deck file, not a page about it', () => {
+	it.each<[string, Record<string, unknown>, string | undefined]>([
 		['deckUrl', { deckUrl: PPTX }, PPTX],
 		['files: {pptx, pdf}', { files: { pdf: PDF, pptx: PPTX } }, PPTX],
 		['export.url', { webUrl: 'https://app.example/decks/t1', export: { url: 'https://s.example/o/abc' } }, 'https://s.example/o/abc'],
 		['result.download_url', { result: { download_url: 'https://s.example/o/1' }, preview_url: 'https://cdn.example/t1.png' }, 'https://s.example/o/1'],
 		['a pdf beats a video and a thumbnail', { videoUrl: 'https://app.example/v.mp4', thumbnail: 'https://cdn.example/t.png', pdf_url: PDF }, PDF],
-		['only a page: still the one link there is', { webUrl: 'https://app.example/decks/t1' }, 'https://app.example/decks/t1'],
+		// deckUrl is the deck or nothing: a page of the app is not the deck, even when it is the only link
+		['only a page: none', { webUrl: 'https://app.example/decks/t1' }, undefined],
 	])('%s', (_name, body, expected) => {
-		expect(pickDeckUrl(findLinks(body))).toBe(expected);
+		expect(bestDeckFile(findLinks(body))?.url).toBe(expected);
 	});
 
-	it('chooseLink: empty is deckUrl, a path picks that link, an unknown path picks none', () => {
-		const found = deckLinks({ files: { pptx: PPTX, pdf: PDF } });
-		expect(chooseLink(found, '')).toBe(PPTX);
-		expect(chooseLink(found, ' files.pdf ')).toBe(PDF);
-		expect(chooseLink(found, 'files.docx')).toBeUndefined();
+	it('File Link Path: a path into the record picks that link as the deck, through lists and JSON strings; a path to nothing picks none', () => {
+		const body = { status: 'completed', files: { pptx: PPTX, pdf: PDF }, result: { resultJson: JSON.stringify({ resultUrls: [PDF] }) } };
+		expect(judgeStatus(body).deckUrl).toBe(PPTX);
+		expect(judgeStatus(body, { paths: { file: ' files.pdf ' } }).deckUrl).toBe(PDF);
+		expect(judgeStatus(body, { paths: { file: 'result.resultJson.resultUrls[0]' } }).deckUrl).toBe(PDF);
+		const missed = judgeStatus(body, { paths: { file: 'files.docx' } });
+		expect(missed.deckUrl).toBeUndefined();
+		expect(missed.note).toContain('File Link Path "files.docx" matches nothing in this record; its members: status, files, files.pptx, files.pdf, result, result.resultJson.');
 	});
 });
 

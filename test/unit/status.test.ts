@@ -10,9 +10,9 @@ import {
 	withState,
 	judgeStatus,
 	locateRecord,
+	settleFileCheck,
 	type DeckState,
 } from '../../nodes/shared/status';
-import { deckLinks } from '../../nodes/shared/links';
 
 const fieldsOf = (...args: Parameters<typeof withState>) => withState(...args).fields;
 
@@ -71,7 +71,9 @@ describe('the default status map', () => {
 		['succeed', 'succeeded'],
 		['Success', 'succeeded'],
 		['partial', 'succeeded'],
-		['TEXT_SUCCESS', 'unknown'],
+		// documented stages on the way (Suno): running, so no word on no list is reported for them
+		['TEXT_SUCCESS', 'running'],
+		['FIRST_SUCCESS', 'running'],
 		['cancel_requested', 'unknown'],
 	])('the vocabulary of real services: %p -> %s', (word, state) => {
 		expect(stateOf(word)).toBe(state);
@@ -279,7 +281,7 @@ describe('the word is wherever the record puts it (issue 31), and only there', (
 	});
 
 	it('a 202 without a word is running; a 200 without one is unknown, and says so', () => {
-		expect(judgeStatus({}, { httpStatus: 202 })).toEqual({ state: 'running', wordState: 'unknown' });
+		expect(judgeStatus({}, { httpStatus: 202 })).toEqual({ state: 'running', wordState: 'unknown', links: [] });
 		expect(judgeStatus({}, { httpStatus: 200 })).toMatchObject({ state: 'unknown', note: expect.stringContaining('no status word') });
 	});
 
@@ -302,7 +304,11 @@ describe('a preview is not the deck (issue 31)', () => {
 		expect(judgeStatus({ status: 'processing', output: ['https://cdn.example/t-1/out-0'] }).state).toBe('running');
 		expect(judgeStatus({ status: 'processing', output: 'previews/slide-1.jpg' }).state).toBe('running');
 		expect(judgeStatus({ status: 'processing', urls: { stream: 'https://stream.example/v1/files/t-1' } }).state).toBe('running');
-		expect(judgeStatus({ status: 'processing', output: [PPTX] })).toMatchObject({ state: 'succeeded', handover: 'output[0]' });
+		// the deck's own file under a running word: completed once the file is there (settleFileCheck), not on the link alone
+		const linked = judgeStatus({ status: 'processing', output: [PPTX] });
+		expect(linked).toMatchObject({ state: 'running', fileToCheck: { path: 'output[0]', url: PPTX } });
+		expect(settleFileCheck(linked, { there: true })).toMatchObject({ state: 'succeeded', handover: 'output[0]', deckUrl: PPTX });
+		expect(settleFileCheck(linked, { there: false, why: 'the file host answered 404' })).toMatchObject({ state: 'running', note: expect.stringContaining('the file is not there yet (the file host answered 404): still checking') });
 	});
 
 	it('an image, a thumbnail, an editor page is never the deck, whatever the word; beside the file, the file is deckUrl', () => {
@@ -311,8 +317,8 @@ describe('a preview is not the deck (issue 31)', () => {
 		}
 		const both = { status: 'completed', output: [PNG, PPTX], thumbnail_url: PNG };
 		expect(judgeStatus(both)).toMatchObject({ state: 'succeeded', handover: 'output[1]' });
-		expect(deckLinks(both).deckUrl).toBe(PPTX);
-		expect(deckLinks({ status: 'processing', output: [PNG] })).not.toHaveProperty('deckUrl');
+		expect(judgeStatus(both).deckUrl).toBe(PPTX);
+		expect(judgeStatus({ status: 'processing', output: [PNG] })).not.toHaveProperty('deckUrl');
 	});
 
 	it('a storage key is judged by its preview words only: "status-report.pptx" is a deck, "previews/cover.webp" is not', () => {
@@ -330,7 +336,7 @@ describe("an operation with no word: Google's `done` (issue 31)", () => {
 	const name = 'models/deck-1/operations/op_1';
 
 	it('done: false, or no done yet, is still working; done: false says nothing more', () => {
-		expect(judgeStatus({ name, done: false })).toEqual({ state: 'running', wordState: 'running' });
+		expect(judgeStatus({ name, done: false })).toEqual({ state: 'running', wordState: 'running', links: [] });
 		expect(judgeStatus({ name }).state).toBe('unknown');
 	});
 
@@ -378,7 +384,7 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 		['empty object', { status: 'completed', failure: {}, deckUrl: FILE }],
 		['false flag', { status: 'completed', failed: false, deckUrl: FILE }],
 	])('an empty failure member is no failure: %s', (_, body) => {
-		expect(judgeStatus(body)).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'completed', handover: 'deckUrl' });
+		expect(judgeStatus(body)).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'completed', handover: 'deckUrl', deckUrl: FILE, links: [{ path: 'deckUrl', url: FILE }] });
 	});
 
 	it('a default success word with nothing to hand over is not believed: unknown, with what was claimed and missing', () => {
@@ -410,21 +416,35 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 		expect(judgeStatus(body).state).toBe('unknown');
 	});
 
-	it('a deck to hand over is completed whatever the word, and says so', () => {
-		expect(judgeStatus({ status: 'generating', deckUrl: FILE })).toMatchObject({ state: 'succeeded', wordState: 'running' });
-		expect(judgeStatus({ status: 'expired', deckUrl: FILE }).note).toBe(
-			'The service said "expired", but the record has the deck to hand over (deckUrl): reported as completed. To believe the word instead, add "expired" to Failed Status Words.',
+	it('a deck to hand over is completed whatever the word once its file is there, and says so; a link alone is not', () => {
+		const there = { there: true };
+		const notYet = { there: false, why: 'the file host answered 404' };
+		const running = judgeStatus({ status: 'generating', deckUrl: FILE });
+		expect(running).toMatchObject({ state: 'running', wordState: 'running', fileToCheck: { url: FILE, path: 'deckUrl' } });
+		expect(running).not.toHaveProperty('deckUrl');
+		expect(settleFileCheck(running, there)).toMatchObject({ state: 'succeeded', wordState: 'running', deckUrl: FILE, handover: 'deckUrl' });
+		expect(settleFileCheck(running, notYet)).toMatchObject({ state: 'running', note: 'The record links the deck\'s file (deckUrl), but the file is not there yet (the file host answered 404): still checking.' });
+		// the failing deck too: its word stands while its file is not there
+		const expired = judgeStatus({ status: 'expired', deckUrl: FILE });
+		expect(expired.state).toBe('failed');
+		expect(settleFileCheck(expired, there).note).toBe(
+			'The service said "expired", but the record has the deck to hand over (deckUrl), and its file is there: reported as completed. To believe the word instead, add "expired" to Failed Status Words.',
 		);
-		expect(judgeStatus({ status: 'processed', deckUrl: FILE })).toMatchObject({ state: 'succeeded', wordState: 'unknown' });
+		expect(settleFileCheck(expired, notYet)).toMatchObject({ state: 'failed', note: expect.stringMatching(/^The record links the deck's file \(deckUrl\), but the file is not there \(the file host answered 404\): reported as failed\./) });
+		expect(settleFileCheck(judgeStatus({ status: 'processed', deckUrl: FILE }), there)).toMatchObject({ state: 'succeeded', wordState: 'unknown' });
+		// a success word that agrees with its file needs no check
+		expect(judgeStatus({ status: 'completed', deckUrl: FILE })).not.toHaveProperty('fileToCheck');
+		// a result member naming a file that is no link cannot be checked, and is believed
+		expect(judgeStatus({ status: 'generating', result: { key: 'decks/t-1/deck.pptx' } })).toMatchObject({ state: 'succeeded', handover: 'result' });
 	});
 
 	it('a link is no hand-over while the record says the deck is still in progress (a link given early, the last version during a revision)', () => {
-		expect(judgeStatus({ status: 'generating', progress: 40, deckUrl: FILE })).toEqual({ state: 'running', wordState: 'running', word: 'generating' });
+		expect(judgeStatus({ status: 'generating', progress: 40, deckUrl: FILE })).toEqual({ state: 'running', wordState: 'running', word: 'generating', links: [{ path: 'deckUrl', url: FILE }] });
 		expect(judgeStatus({ status: 'failed', progress: 99, deckUrl: FILE })).toMatchObject({ state: 'failed' });
 		expect(judgeStatus({ status: 'processed', progress: 40, deckUrl: FILE })).toMatchObject({ state: 'unknown' });
 		expect(judgeStatus({ status: { code: 'working', percent: '0.4' }, deckUrl: FILE }).state).toBe('unknown');
 		// 100 %, a fraction of exactly 1, and no progress at all: the link is the deck
-		for (const progress of [100, 1, '100', undefined]) expect(judgeStatus({ status: 'generating', progress, deckUrl: FILE }).state).toBe('succeeded');
+		for (const progress of [100, 1, '100', undefined]) expect(judgeStatus({ status: 'generating', progress, deckUrl: FILE }).fileToCheck).toMatchObject({ path: 'deckUrl' });
 	});
 
 	it('a success word and the deck to hand over outweigh a progress short of its end (rounded, a last step, no longer updated)', () => {
@@ -454,12 +474,12 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 		['a zero error code', 0],
 		['an object of empties', { code: null, message: null, detail: '' }],
 	])('an empty failure member beside a finished deck is no failure: %s', (_, error) => {
-		expect(judgeStatus({ status: 'completed', deckUrl: FILE, error })).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'completed', handover: 'deckUrl' });
+		expect(judgeStatus({ status: 'completed', deckUrl: FILE, error })).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'completed', handover: 'deckUrl', deckUrl: FILE, links: [{ path: 'deckUrl', url: FILE }] });
 		expect(judgeStatus({ status: 'completed', deckUrl: FILE, error_code: error })).toMatchObject({ state: 'succeeded' });
 	});
 
 	it('a warning is no failure', () => {
-		expect(judgeStatus({ status: 'completed', deckUrl: FILE, warnings: ['font substituted'], warning: 'slow' })).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'completed', handover: 'deckUrl' });
+		expect(judgeStatus({ status: 'completed', deckUrl: FILE, warnings: ['font substituted'], warning: 'slow' })).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'completed', handover: 'deckUrl', deckUrl: FILE, links: [{ path: 'deckUrl', url: FILE }] });
 	});
 
 	it('a partial word hands over the deck that is there, and fails with nothing to hand over', () => {
@@ -471,7 +491,7 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 
 	it('a word on a list the user set is believed, and the note says the record disagrees', () => {
 		const words = statusWords({ succeeded: ['done'] });
-		expect(judgeStatus({ status: 'done' }, { words })).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'done' });
+		expect(judgeStatus({ status: 'done' }, { words })).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'done', links: [] });
 		const running = statusWords({ running: ['generating'] });
 		const judgement = judgeStatus({ status: 'generating', deckUrl: FILE }, { words: running });
 		expect(judgement.state).toBe('running');
@@ -479,8 +499,8 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 	});
 
 	it('the running and failed words of the default map stand when the record agrees', () => {
-		expect(judgeStatus({ status: 'generating', progress: 40 })).toEqual({ state: 'running', wordState: 'running', word: 'generating' });
-		expect(judgeStatus({ status: 'failed' })).toEqual({ state: 'failed', wordState: 'failed', word: 'failed' });
+		expect(judgeStatus({ status: 'generating', progress: 40 })).toEqual({ state: 'running', wordState: 'running', word: 'generating', links: [] });
+		expect(judgeStatus({ status: 'failed' })).toEqual({ state: 'failed', wordState: 'failed', word: 'failed', links: [] });
 		expect(judgeStatus({ status: 'failed', error: { code: 'x', message: 'y' } })).toMatchObject({ state: 'failed', failureReason: 'y', failureCode: 'x' });
 		expect(judgeStatus({ status: 'failed', error: { message: 'y' } }).note).toBeUndefined();
 	});

@@ -51,8 +51,8 @@ export interface ItemContext {
 export interface ReadRequest {
 	path: string;
 	retry?: Partial<RetrySettings>;
-	/** Adds our fields to a success body (e.g. the deck `state`). */
-	decorate?: (body: Record<string, unknown>, httpStatus: number) => Record<string, unknown>;
+	/** Adds our fields to a success body (e.g. the deck `state`, which may need a look at the deck's file). */
+	decorate?: (body: Record<string, unknown>, httpStatus: number) => Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
 export interface MutationRequest {
@@ -74,8 +74,9 @@ export interface MutationRequest {
 }
 
 export async function sendRead(item: ItemContext, request: ReadRequest): Promise<EmittedItem> {
-	const result = await item.service.call({ method: 'GET', path: request.path }, request.retry);
-	return emit(item, result.outcome, { decorate: request.decorate });
+	const { outcome } = await item.service.call({ method: 'GET', path: request.path }, request.retry);
+	if (outcome.route === 'success' && request.decorate) return emit(item, { ...outcome, body: await request.decorate(outcome.body, outcome.status) }, {});
+	return emit(item, outcome, {});
 }
 
 /**

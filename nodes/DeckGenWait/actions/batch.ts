@@ -10,10 +10,11 @@ import { CancelledError } from '../../shared/client';
 import { errorJson } from '../../shared/n8n/item';
 import { isToolCall } from '../../shared/n8n/runner';
 import { CREDENTIAL_REFUSED, isLoopback, serviceOrRefusal } from '../../shared/n8n/service';
-import { readStatusWords } from '../../shared/n8n/statusWords';
+import { checkDeckFile } from '../../shared/n8n/download';
+import { addReadingHints, statusUrlOf } from '../../shared/n8n/deckStatus';
+import { readReading } from '../../shared/n8n/reading';
 import { waitToolAnswer } from '../../shared/n8n/tool';
 import { pollDecks, type DeckReport } from '../../shared/poller';
-import { unknownWordHint } from '../../shared/status';
 import { deckPath } from '../../shared/transport';
 import { checkOnce } from './checkOnce.mode';
 import { downloadCompleted } from './download';
@@ -59,7 +60,7 @@ export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData
 		// As a tool the node checks once: a tool call cannot wait 10 to 35 minutes.
 		const mode = singleOutput ? 'checkOnce' : (this.getNodeParameter('mode', index, 'waitUntilDone') as Mode);
 		const options = this.getNodeParameter('options', index, {}) as WaitOptions;
-		waiting.push({ index, mode, options, spec: modes[mode].deckSpec(taskId, options, readStatusWords(options), loopback) });
+		waiting.push({ index, mode, options, spec: modes[mode].deckSpec(taskId, options, readReading(options), loopback) });
 	}
 
 	for (const mode of new Set(waiting.map((entry) => entry.mode))) {
@@ -77,9 +78,11 @@ export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData
 				signal: service.signal,
 				gate: service.gate,
 				// root-relative links in a status answer are on the service (judgeStatus, as Get Status)
-				statusUrl: (taskId) => `${service.baseUrl}${deckPath(taskId, 'status')}`,
+				statusUrl: (taskId) => statusUrlOf(service.baseUrl, taskId),
 				// said while the wait goes on (the log), not only at Max Wait
 				onUnknownWord: (taskId, note) => this.logger.warn(`Deck Generator Wait: deck ${taskId}: ${note}`),
+				// a link is no deck until its file is there (status/judge.ts fileToCheck)
+				checkFile: async (url) => await checkDeckFile(this, service.baseUrl, url),
 			},
 		);
 	} catch (error) {
@@ -87,7 +90,7 @@ export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData
 		throw new NodeOperationError(node, error as Error);
 	}
 
-	hintUnknownWords(this, reports);
+	addReadingHints(this, reports.map((report) => ({ taskId: report.taskId, judgement: report.judgement, unknownWord: report.unknownWord?.word })));
 
 	const used = new Set<DeckReport>();
 	const optionsByIndex = new Map<number, WaitOptions>();
@@ -97,7 +100,7 @@ export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData
 		const body = used.has(report) && report.body ? structuredClone(report.body) : report.body;
 		used.add(report);
 		optionsByIndex.set(index, options);
-		placed[index] = { output: OUTPUT_OF[report.outcome], item: itemFor(items[index], index, report, body, service.baseUrl) };
+		placed[index] = { output: OUTPUT_OF[report.outcome], item: itemFor(items[index], index, report, body) };
 	});
 	// Each item's options as it read them above (an item without a task id is neither downloaded nor simplified).
 	const optionsOf = (index: number) => optionsByIndex.get(index) ?? {};
@@ -118,13 +121,3 @@ export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData
 	return outputs;
 }
 
-/** The output pane names each word on no list that decks were left on, and the list that settles it. */
-function hintUnknownWords(ctx: IExecuteFunctions, reports: DeckReport[]): void {
-	const decks = new Map<string, Set<string>>();
-	for (const report of reports) {
-		if (report.state !== 'unknown' || !report.unknownWord) continue;
-		const taskIds = decks.get(report.unknownWord.word) ?? new Set<string>();
-		decks.set(report.unknownWord.word, taskIds.add(report.taskId));
-	}
-	for (const [word, taskIds] of decks) ctx.addExecutionHints?.({ message: unknownWordHint(word, taskIds.size), type: 'warning', location: 'outputPane' });
-}

@@ -7,11 +7,12 @@ import type { WaitMode } from './node.type';
 import { pollInterval } from './waitUntilDone.mode';
 
 export const checkOnce: WaitMode = {
-	deckSpec: (taskId, options, words, loopback) => ({
+	deckSpec: (taskId, options, { words, paths }, loopback) => ({
 		taskId,
 		// read once and at once; the interval only groups the decks in the poller, as it always has
 		intervalMs: pollInterval(options.pollIntervalSeconds, loopback).ms,
 		once: true,
 		words,
+		paths,
 	}),
 };

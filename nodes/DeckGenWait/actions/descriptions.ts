@@ -2,7 +2,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { downloadOptions } from '../../shared/n8n/download';
-import { statusWordOption } from '../../shared/n8n/statusWords';
+import { readingOption } from '../../shared/n8n/reading';
 import { toolDescriptionProperty, WAIT_TOOL_DESCRIPTION } from '../../shared/n8n/tool';
 
 /** The node version whose Task ID is an expression (`taskId`) rather than a field path (`taskIdField`). */
@@ -80,11 +80,12 @@ export const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to download each completed deck’s file into the item’s binary data, so Email and Slack nodes can attach it. On: Binary Property, Download Link Path and Max Download Size can be added.',
+					'Whether to download each completed deck’s file into the item’s binary data, so Email and Slack nodes can attach it. On: Binary Property and Max Download Size can be added; File Link Path says which link is the file.',
 			},
+			readingOption.failedWords,
+			readingOption.failureReasonPath,
+			readingOption.downloadLink,
 			onlyWithDownloadFile(downloadOptions[1]),
-			statusWordOption.failedWords,
-			onlyWithDownloadFile(downloadOptions[2]),
 			{
 				displayName: 'Max Wait (Minutes)',
 				name: 'maxWaitMinutes',
@@ -106,7 +107,7 @@ export const properties: INodeProperties[] = [
 				description: 'Time between two status reads of one deck',
 				hint: 'The service asks for 5 seconds. A lower value only applies when the credential’s Base URL is loopback (tests); otherwise 5 is used.',
 			},
-			statusWordOption.runningWords,
+			readingOption.runningWords,
 			{
 				displayName: 'Simplify',
 				name: 'simplify',
@@ -115,7 +116,8 @@ export const properties: INodeProperties[] = [
 				description:
 					'Whether to return only what the next step needs (taskId, status, state, outcome, deckUrl; the file when downloaded, whose name, type and size are in its binary metadata; the reason on Failed) instead of the input’s fields, the whole status answer and its links. Keeps the data n8n stores small in a Check Once loop.',
 			},
-			statusWordOption.succeededWords,
+			readingOption.statusWordPath,
+			readingOption.succeededWords,
 		],
 	},
 	// last, as on Deck Generator (shared/n8n/tool.ts appends it there)

@@ -4,12 +4,11 @@
  */
 import type { IDataObject, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
-import { deckLinks, putDeckLinks } from '../../shared/links';
+import { describeLinks, putDeckLinks } from '../../shared/links';
 import { failureDescription, failureMessage } from '../../shared/n8n/errors';
 import { errorJson } from '../../shared/n8n/item';
 import type { DeckReport } from '../../shared/poller';
 import type { ServiceFailure } from '../../shared/problem';
-import { deckPath } from '../../shared/transport';
 import type { Placed, WaitOptions } from './node.type';
 import { OUTPUT_OF } from './outputs';
 
@@ -29,10 +28,9 @@ export function itemFor(
 	index: number,
 	report: DeckReport,
 	body: Record<string, unknown> | undefined,
-	baseUrl: string,
 ): INodeExecutionData {
-	// Links given as paths are on the service: resolved against the status URL, as Get Status does.
-	const found = body ? deckLinks(body, `${baseUrl}${deckPath(report.taskId, 'status')}`) : undefined;
+	// the links the judgement found (root-relative ones resolved on the service), and the deck's file it handed over
+	const found = body && report.judgement ? describeLinks(report.judgement.links, report.judgement.deckUrl) : undefined;
 	const ours: IDataObject = {
 		outcome: report.outcome,
 		taskId: report.taskId,
@@ -115,6 +113,7 @@ function deckFailureFields(report: DeckReport): IDataObject {
 	return {
 		error: `Deck ${report.taskId} failed (status "${report.status ?? ''}")${explained ? `: ${explained}` : ''}`,
 		detail: explained ?? `The service reported the status "${report.status ?? ''}"`,
+		...(explained ? { failureReason: explained } : {}),
 		code: report.judgement?.failureCode ?? 'deck_failed',
 	};
 }

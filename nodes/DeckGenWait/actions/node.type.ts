@@ -1,22 +1,18 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { DeckSpec } from '../../shared/poller';
-import type { StatusWords } from '../../shared/status';
+import type { ReadingSettings, Reading } from '../../shared/n8n/reading';
 
 export type Mode = 'waitUntilDone' | 'checkOnce';
 
-/** The Options collection, as every item reads it at its own index. */
-export interface WaitOptions {
+/** The Options collection, as every item reads it at its own index (the reading options among them). */
+export interface WaitOptions extends ReadingSettings {
 	binaryPropertyName?: string;
 	downloadFile?: boolean;
-	downloadLink?: string;
 	maxDownloadMb?: number;
-	failedWords?: string;
 	maxWaitMinutes?: number;
 	pollIntervalSeconds?: number;
-	runningWords?: string;
 	simplify?: boolean;
-	succeededWords?: string;
 }
 
 /** One item of a batch that has a task id, on its way to the poller. */
@@ -29,7 +25,7 @@ export interface Waiting {
 
 /** What the batch asks of a mode: the poller's spec of one item, and what the batch says before it waits. */
 export interface WaitMode {
-	deckSpec(taskId: string, options: WaitOptions, words: StatusWords, loopback: boolean): DeckSpec;
+	deckSpec(taskId: string, options: WaitOptions, reading: Reading, loopback: boolean): DeckSpec;
 	/** Hints for the output pane, once per batch, from the options of this mode's items. */
 	announce?(ctx: IExecuteFunctions, options: WaitOptions[], loopback: boolean): void;
 }

@@ -10,12 +10,13 @@ import { CONTRACT_POLL_INTERVAL_MS, DEFAULT_MAX_WAIT_MS } from '../../shared/pol
 import type { WaitMode } from './node.type';
 
 export const waitUntilDone: WaitMode = {
-	deckSpec: (taskId, options, words, loopback) => ({
+	deckSpec: (taskId, options, { words, paths }, loopback) => ({
 		taskId,
 		intervalMs: pollInterval(options.pollIntervalSeconds, loopback).ms,
 		maxWaitMs: options.maxWaitMinutes !== undefined ? options.maxWaitMinutes * 60_000 : DEFAULT_MAX_WAIT_MS,
 		once: false,
 		words,
+		paths,
 	}),
 
 	announce(ctx: IExecuteFunctions, options, loopback) {

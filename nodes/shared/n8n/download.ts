@@ -28,7 +28,8 @@ import {
 	mayCarryCredential,
 	redirectTarget,
 } from '../download';
-import { chooseLink, type FoundLink } from '../links';
+import { deckFileVerdict, FILE_HEAD_BYTES, headOfDeckFile } from '../deckFile';
+import type { FileCheck } from '../status';
 import { failureMessage } from './errors';
 import { parseFailure } from '../problem';
 import { keyMasker } from '../secrecy';
@@ -37,7 +38,10 @@ import { CREDENTIAL_TYPE, type DeckGenCredential } from './transport';
 
 const DOWNLOAD_TIMEOUT_MS = 5 * 60_000;
 
-/** The download options both nodes offer (the Wait node adds its Download File switch). */
+/**
+ * The download options both nodes offer (the Wait node adds its Download File switch). Which link is the deck's
+ * file is File Link Path, a reading option (reading.ts): it counts for the judgement too.
+ */
 export const downloadOptions: INodeProperties[] = [
 	{
 		displayName: 'Binary Property',
@@ -45,16 +49,6 @@ export const downloadOptions: INodeProperties[] = [
 		type: 'string',
 		default: 'data',
 		description: 'Name of the binary property the downloaded file is put in, for Email and Slack nodes to attach',
-	},
-	{
-		// Named `downloadLink` since 0.1; the label says it is a path into `links`, not a URL.
-		displayName: 'Download Link Path',
-		name: 'downloadLink',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. files.pdf',
-		description:
-			'Which of the status\'s links to download, by its path in the item\'s links (links[].path, e.g. files.pdf), not a URL. Empty: deckUrl, the most likely deck file.',
 	},
 	{
 		displayName: 'Max Download Size (MB)',
@@ -68,14 +62,12 @@ export const downloadOptions: INodeProperties[] = [
 
 export interface DownloadSettings {
 	binaryPropertyName: string;
-	downloadLink?: string;
 	maxBytes: number;
 }
 
-export function readDownloadSettings(options: { binaryPropertyName?: string; downloadLink?: string; maxDownloadMb?: number }): DownloadSettings {
+export function readDownloadSettings(options: { binaryPropertyName?: string; maxDownloadMb?: number }): DownloadSettings {
 	return {
 		binaryPropertyName: (options.binaryPropertyName ?? '').trim() || 'data',
-		downloadLink: (options.downloadLink ?? '').trim() || undefined,
 		maxBytes: bytesOfMb(options.maxDownloadMb),
 	};
 }
@@ -93,17 +85,29 @@ interface RawResponse {
 	body: unknown;
 }
 
-export async function downloadFile(
+/** An answer to a GET of a file, its redirects followed hop by hop under the key rule, its body not read yet. */
+interface OpenedFile {
+	url: string;
+	status: number;
+	headers: Record<string, string>;
+	body: unknown;
+	carriesKey: boolean;
+	connection: ClosableConnection;
+}
+
+/**
+ * GETs a file's link: the key only where `mayCarryCredential` allows (the Base URL's origin), every redirect
+ * followed here one hop at a time so each hop is judged again. `range` asks for the first bytes only (a check,
+ * not a download: a GET, since presigned links are signed for GET alone).
+ */
+async function openFile(
 	ctx: IExecuteFunctions,
 	baseUrl: string,
 	url: string,
-	maxBytes: number,
-	itemIndex: number,
-): Promise<DownloadedFile> {
+	fail: (message: string, description: string) => NodeOperationError,
+	request: { range?: string; timeoutMs: number },
+): Promise<OpenedFile> {
 	const credential = (await ctx.getCredentials(CREDENTIAL_TYPE)) as unknown as DeckGenCredential;
-	const mask = keyMasker(credential.apiKey);
-	const fail = (message: string, description: string) =>
-		new NodeOperationError(ctx.getNode(), mask.text(message), { itemIndex, description: mask.text(description) });
 	let current = url;
 	for (let hop = 0; ; hop++) {
 		const connection = closableConnection(ctx.getExecutionCancelSignal?.());
@@ -115,8 +119,9 @@ export async function downloadFile(
 			disableFollowRedirect: true,
 			encoding: 'stream',
 			json: false,
-			timeout: DOWNLOAD_TIMEOUT_MS,
+			timeout: request.timeoutMs,
 			abortSignal: connection.signal,
+			...(request.range ? { headers: { range: request.range } } : {}),
 		};
 		let response: RawResponse;
 		const carriesKey = mayCarryCredential(current, baseUrl, credential.allowPlainHttp === true);
@@ -134,33 +139,83 @@ export async function downloadFile(
 		}
 		const headers = lowerCaseHeaders(response.headers ?? {});
 		const next = redirectTarget(response.statusCode, headers, current);
-		if (next) {
-			connection.close(response.body);
-			if (hop >= MAX_REDIRECTS) throw fail(`Could not download ${displayUrl(url)}: more than ${MAX_REDIRECTS} redirects`, 'The link keeps redirecting; open it in a browser to see where it leads.');
-			current = next;
-			continue;
-		}
-		if (response.statusCode < 200 || response.statusCode >= 300) {
-			const text = (await readCapped(response.body, 64 * 1024, connection)).data.toString('utf8');
-			connection.close(response.body);
-			const failure = parseFailure(mask.response({ status: response.statusCode, headers, text }));
-			throw fail(
-				`Could not download ${displayUrl(current)}: ${failureMessage(failure)}`,
-				downloadRefusalHint(response.statusCode, carriesKey, current, baseUrl),
-			);
-		}
-		const declared = Number(headers['content-length']);
-		if (Number.isFinite(declared) && declared > maxBytes) {
-			connection.close(response.body);
-			throw tooLarge(fail, current, declared, maxBytes);
-		}
-		const read = await readCapped(response.body, maxBytes, connection);
-		connection.release();
-		if (read.truncated) throw tooLarge(fail, current, undefined, maxBytes);
-		const facts = fileFacts(mask.headers(headers), mask.text(current));
-		const binary = await ctx.helpers.prepareBinaryData(read.data, facts.fileName, facts.mimeType);
-		return { binary, fileName: facts.fileName, mimeType: facts.mimeType, fileSize: read.data.length };
+		if (!next) return { url: current, status: response.statusCode, headers, body: response.body, carriesKey, connection };
+		connection.close(response.body);
+		if (hop >= MAX_REDIRECTS) throw fail(`Could not download ${displayUrl(url)}: more than ${MAX_REDIRECTS} redirects`, 'The link keeps redirecting; open it in a browser to see where it leads.');
+		current = next;
 	}
+}
+
+/** An error of this item, with the API key masked in what it says. */
+async function failWith(ctx: IExecuteFunctions, itemIndex: number) {
+	const credential = (await ctx.getCredentials(CREDENTIAL_TYPE)) as unknown as DeckGenCredential;
+	const mask = keyMasker(credential.apiKey);
+	return {
+		mask,
+		fail: (message: string, description: string) => new NodeOperationError(ctx.getNode(), mask.text(message), { itemIndex, description: mask.text(description) }),
+	};
+}
+
+/** A file's link fetched whole, as n8n binary data (Deck → Download from a URL, and every deck file). */
+export async function downloadFile(
+	ctx: IExecuteFunctions,
+	baseUrl: string,
+	url: string,
+	maxBytes: number,
+	itemIndex: number,
+): Promise<DownloadedFile & { bytes: Buffer }> {
+	const { mask, fail } = await failWith(ctx, itemIndex);
+	const opened = await openFile(ctx, baseUrl, url, fail, { timeoutMs: DOWNLOAD_TIMEOUT_MS });
+	const { connection, headers, status, body, url: current } = opened;
+	if (status < 200 || status >= 300) {
+		const text = (await readCapped(body, 64 * 1024, connection)).data.toString('utf8');
+		connection.close(body);
+		const failure = parseFailure(mask.response({ status, headers, text }));
+		throw fail(`Could not download ${displayUrl(current)}: ${failureMessage(failure)}`, downloadRefusalHint(status, opened.carriesKey, current, baseUrl));
+	}
+	const declared = Number(headers['content-length']);
+	if (Number.isFinite(declared) && declared > maxBytes) {
+		connection.close(body);
+		throw tooLarge(fail, current, declared, maxBytes);
+	}
+	const read = await readCapped(body, maxBytes, connection);
+	connection.release();
+	if (read.truncated) throw tooLarge(fail, current, undefined, maxBytes);
+	const facts = fileFacts(mask.headers(headers), mask.text(current));
+	const binary = await ctx.helpers.prepareBinaryData(read.data, facts.fileName, facts.mimeType);
+	return { binary, fileName: facts.fileName, mimeType: facts.mimeType, fileSize: read.data.length, bytes: read.data };
+}
+
+/** A check of a file reads no longer than this: it stands between two status reads. */
+const CHECK_TIMEOUT_MS = 30_000;
+
+/** Statuses of a file host that say the file is not (yet, or any more) at its link. */
+const NOT_THERE = new Set([403, 404, 410, 416]);
+
+/**
+ * Whether a deck's file is at its link and is a deck (status/judge.ts `fileToCheck`): a ranged GET of its
+ * first bytes (FILE_HEAD_BYTES) under the download's rules (the key only where it may go, redirects hop by
+ * hop), its connection closed once they are read. A 403, 404, 410, an answer that is not a deck (an HTML page,
+ * an image, an XML `NoSuchKey`), a refusal or no answer at all: not there, in words. Never throws for the file.
+ */
+export async function checkDeckFile(ctx: IExecuteFunctions, baseUrl: string, url: string): Promise<FileCheck> {
+	const { fail } = await failWith(ctx, 0);
+	let opened: OpenedFile;
+	try {
+		opened = await openFile(ctx, baseUrl, url, fail, { range: `bytes=0-${FILE_HEAD_BYTES - 1}`, timeoutMs: CHECK_TIMEOUT_MS });
+	} catch (error) {
+		// a cancelled execution ends where it waits next; the check itself only says it did not see the file
+		return { there: false, why: (error as Error).message.replace(/^Could not download [^:]+: /, 'no answer: ') };
+	}
+	const { connection, status, body } = opened;
+	if (status < 200 || status >= 300) {
+		connection.close(body);
+		return { there: false, why: `the file host answered ${status}${NOT_THERE.has(status) ? '' : ', not the file'}` };
+	}
+	const head = await readCapped(body, FILE_HEAD_BYTES, connection, true);
+	connection.close(body);
+	const verdict = headOfDeckFile(head.data);
+	return verdict.deck ? { there: true } : { there: false, why: `the link gives ${verdict.what}, not a deck` };
 }
 
 function tooLarge(fail: (m: string, d: string) => NodeOperationError, url: string, size: number | undefined, maxBytes: number) {
@@ -170,23 +225,28 @@ function tooLarge(fail: (m: string, d: string) => NodeOperationError, url: strin
 	);
 }
 
-/** Reads a body (stream or bytes) up to `maxBytes`; past it, closes the connection and says so. */
-async function readCapped(body: unknown, maxBytes: number, connection: ClosableConnection): Promise<{ data: Buffer; truncated: boolean }> {
+/**
+ * Reads a body (stream or bytes) up to `maxBytes`; past it, closes the connection and says so. `head`: keep
+ * the first `maxBytes` instead (a check reads no more, whatever the host sends).
+ */
+async function readCapped(body: unknown, maxBytes: number, connection: ClosableConnection, head = false): Promise<{ data: Buffer; truncated: boolean }> {
 	if (body === undefined || body === null) return { data: Buffer.alloc(0), truncated: false };
 	if (Buffer.isBuffer(body) || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || typeof body === 'string') {
 		const data = typeof body === 'string' ? Buffer.from(body) : Buffer.isBuffer(body) ? body : Buffer.from(body as ArrayBuffer);
-		return data.length > maxBytes ? { data: Buffer.alloc(0), truncated: true } : { data, truncated: false };
+		if (data.length <= maxBytes) return { data, truncated: false };
+		return head ? { data: data.subarray(0, maxBytes), truncated: true } : { data: Buffer.alloc(0), truncated: true };
 	}
 	const stream = body as AsyncIterable<Buffer> & { destroy?: () => void };
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of stream) {
-		size += chunk.length;
-		if (size > maxBytes) {
+		const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+		if (size + bytes.length > maxBytes) {
 			connection.close(stream);
-			return { data: Buffer.alloc(0), truncated: true };
+			return head ? { data: Buffer.concat([...chunks, bytes.subarray(0, maxBytes - size)]), truncated: true } : { data: Buffer.alloc(0), truncated: true };
 		}
-		chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+		size += bytes.length;
+		chunks.push(bytes);
 	}
 	return { data: Buffer.concat(chunks), truncated: false };
 }
@@ -239,33 +299,25 @@ function closableConnection(cancel: AbortSignal | undefined): ClosableConnection
 	};
 }
 
-/** A deck's file, fetched; or, when the deck has no such link, which link was wanted and which it has. */
-export type DeckFile =
-	| { url: string; file: DownloadedFile; missing?: undefined; paths?: undefined }
-	| { url?: undefined; file?: undefined; missing: string; paths: string };
-
 /**
- * A finished deck's file from its links, as both nodes download it (Deck → Download after reading
- * the status, the Wait node's Download File for each Completed item): the link at Download Link
- * Path, else deckUrl, fetched under the one key rule (`downloadFile`). A deck without that link is
- * not an exception here: each node says so in its own place (an error on the form, `downloadError`
- * on a Wait item).
+ * A completed deck's file, as both nodes hand it over (Deck → Download after reading the status, the Wait
+ * node's Download File for each Completed item): its link (deckUrl) fetched under the one key rule
+ * (`downloadFile`), and the bytes checked to be the deck it claims to be (../deckFile.ts): a file that is not
+ * (an HTML page, an image, a ZIP with no presentation) is refused, never handed over as the deck.
  */
-export async function downloadDeckFile(
-	ctx: IExecuteFunctions,
-	baseUrl: string,
-	deck: { links: FoundLink[]; deckUrl?: string },
-	settings: DownloadSettings,
-	itemIndex: number,
-): Promise<DeckFile> {
-	const url = chooseLink(deck, settings.downloadLink);
-	if (!url) {
-		return {
-			missing: settings.downloadLink ? `at "${settings.downloadLink}"` : 'to download',
-			paths: deck.links.map((link) => link.path).join(', ') || 'none',
-		};
+export async function downloadDeckFile(ctx: IExecuteFunctions, baseUrl: string, url: string, maxBytes: number, itemIndex: number): Promise<DownloadedFile> {
+	const { bytes, ...file } = await downloadFile(ctx, baseUrl, url, maxBytes, itemIndex);
+	const verdict = deckFileVerdict(bytes, file);
+	if (!verdict.deck) {
+		const { fail } = await failWith(ctx, itemIndex);
+		const error = fail(
+			`The file at ${displayUrl(url)} is ${verdict.what}, not the deck`,
+			'The deck’s link leads to something else (a sign-in page, a preview, a storage error): nothing was handed over as the deck. Read the status again for a fresh link, or set File Link Path to where the record gives the deck’s file.',
+		);
+		error.context.notTheDeck = verdict.what;
+		throw error;
 	}
-	return { url, file: await downloadFile(ctx, baseUrl, url, settings.maxBytes, itemIndex) };
+	return file;
 }
 
 /** What an item says of its downloaded file, in this order. */

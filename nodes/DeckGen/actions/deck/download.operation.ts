@@ -1,11 +1,11 @@
 import { NodeOperationError, updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import { displayUrl } from '../../../shared/download';
-import { deckLinks, putDeckLinks } from '../../../shared/links';
+import { describeLinks, putDeckLinks } from '../../../shared/links';
+import { judgeDeckStatus } from '../../../shared/n8n/deckStatus';
 import { downloadDeckFile, downloadFile, downloadOptions, fileFields, readDownloadSettings, type DownloadedFile } from '../../../shared/n8n/download';
 import { toNodeApiError } from '../../../shared/n8n/errors';
-import { readStatusWords, statusWordOptions, type StatusWordSettings } from '../../../shared/n8n/statusWords';
-import { judgeStatus } from '../../../shared/status';
+import { readingOptions, readReading, type ReadingSettings } from '../../../shared/n8n/reading';
 import { deckPath } from '../../../shared/transport';
 import { callOptions, optionsCollection, readOptions, readTaskId, taskIdField } from '../common';
 import type { Operation } from '../node.type';
@@ -32,7 +32,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { source: ['url'] } },
 		description: 'The file’s link. The API key is sent only when the link is on the credential’s Base URL; any other host gets no credential.',
 	},
-	optionsCollection([...callOptions, ...downloadOptions, ...statusWordOptions]),
+	optionsCollection([...callOptions, ...downloadOptions, ...readingOptions]),
 ];
 
 export const description = updateDisplayOptions(
@@ -42,8 +42,9 @@ export const description = updateDisplayOptions(
 
 /**
  * The finished deck as n8n binary data, for Email and Slack nodes to attach. From a task id the
- * status is read and the link picked (deckUrl, or the Download Link path); from a URL it is
- * fetched as it is. Either way the key goes only to the Base URL's origin (shared/download.ts).
+ * status is read and judged as Get Status judges it, and the deck's file (deckUrl, or the link at File
+ * Link Path) fetched and checked to be the deck; from a URL it is fetched as it is. Either way the key
+ * goes only to the Base URL's origin (shared/download.ts).
  */
 export async function execute(item: ItemContext) {
 	const { ctx, itemIndex, service } = item;
@@ -72,12 +73,9 @@ export async function execute(item: ItemContext) {
 			if (result.outcome.route === 'error') throw toNodeApiError(ctx.getNode(), result.outcome.failure, itemIndex, `Reading the status of deck ${taskId}`);
 			throw new NodeOperationError(ctx.getNode(), `Reading the status of deck ${taskId}: ${result.outcome.failure.detail}`, { itemIndex });
 		}
-		const body = result.outcome.body;
-		const statusUrl = `${service.baseUrl}${deckPath(taskId, 'status')}`;
-		const judgement = judgeStatus(body, { words: readStatusWords(options as StatusWordSettings), resolveAgainst: statusUrl, httpStatus: result.outcome.status });
-		const found = deckLinks(body, statusUrl);
+		const judgement = await judgeDeckStatus(ctx, service.baseUrl, taskId, { body: result.outcome.body, httpStatus: result.outcome.status }, readReading(options as ReadingSettings));
 		Object.assign(json, { taskId, status: judgement.word ?? null });
-		putDeckLinks(json, found, input?.json, 'input');
+		putDeckLinks(json, describeLinks(judgement.links, judgement.deckUrl), input?.json, 'input');
 		if (judgement.state !== 'succeeded') {
 			const failed = judgement.state === 'failed';
 			const said = `${failed ? 'failed' : 'is not finished'} (status "${judgement.word ?? ''}"${judgement.failureReason ? `; ${judgement.failureReason}` : ''})`;
@@ -89,14 +87,15 @@ export async function execute(item: ItemContext) {
 				].filter(Boolean).join(' '),
 			});
 		}
-		const fetched = await downloadDeckFile(ctx, service.baseUrl, found, settings, itemIndex);
-		if (fetched.missing !== undefined) {
-			throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} has no link ${fetched.missing}`, {
+		if (!judgement.deckUrl) {
+			const paths = judgement.links.map((link) => link.path).join(', ') || 'none';
+			throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} is finished but its status gives no link to its file`, {
 				itemIndex,
-				description: `Links in its status: ${fetched.paths}. Set Download Link Path to one of them, or leave it empty for deckUrl.`,
+				description: `Links in its status: ${paths}. Set File Link Path to where the record gives the deck’s file.`,
 			});
 		}
-		({ url, file } = fetched);
+		url = judgement.deckUrl;
+		file = await downloadDeckFile(ctx, service.baseUrl, url, settings.maxBytes, itemIndex);
 	}
 
 	return {

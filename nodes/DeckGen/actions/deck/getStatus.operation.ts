@@ -1,9 +1,9 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { deckLinks, putDeckLinks } from '../../../shared/links';
-import { readStatusWords, statusWordOptions, type StatusWordSettings } from '../../../shared/n8n/statusWords';
-import { hintOnce } from '../../../shared/n8n/hints';
-import { unknownWordHint, withState } from '../../../shared/status';
+import { describeLinks, putDeckLinks } from '../../../shared/links';
+import { judgeDeckStatus } from '../../../shared/n8n/deckStatus';
+import { readingOptions, readReading, type ReadingSettings } from '../../../shared/n8n/reading';
+import { stateFields } from '../../../shared/status';
 import { deckPath } from '../../../shared/transport';
 import { callOptions, readOptions, readTaskId, taskIdField, optionsCollection } from '../common';
 import type { Operation } from '../node.type';
@@ -11,7 +11,7 @@ import { sendRead, type ItemContext } from '../send';
 
 const properties: INodeProperties[] = [
 	taskIdField,
-	optionsCollection([...callOptions, ...statusWordOptions]),
+	optionsCollection([...callOptions, ...readingOptions]),
 ];
 
 export const description = updateDisplayOptions(
@@ -21,26 +21,22 @@ export const description = updateDisplayOptions(
 
 /**
  * `GET /v1/decks/{taskId}/status`: every field the service returns, plus our `state`
- * (running | succeeded | failed | unknown) judged from the whole record (shared/status.ts
- * judgeStatus: `statusNote` where word and record disagree, `failureReason` on a failure), `links`
- * (every http(s) URL in the body with its path) and `deckUrl` (the most likely deck file).
+ * (running | succeeded | failed | unknown) judged from the whole record (shared/status judgeStatus, with the
+ * deck's file checked where only the file can say: `statusNote` where word and record disagree,
+ * `failureReason` on a failure), `links` (every http(s) URL in the body with its path and what it is) and
+ * `deckUrl` (the deck's file, on a completed deck only), `pageUrl` and `previewUrl` where the record has them.
  */
 export async function execute(item: ItemContext) {
 	const taskId = readTaskId(item.ctx, item.itemIndex);
-	const words = readStatusWords(item.ctx.getNodeParameter('options', item.itemIndex, {}) as StatusWordSettings);
-	const statusUrl = `${item.service.baseUrl}${deckPath(taskId, 'status')}`;
+	const reading = readReading(item.ctx.getNodeParameter('options', item.itemIndex, {}) as ReadingSettings);
 	return await sendRead(item, {
 		path: deckPath(taskId, 'status'),
 		retry: readOptions(item.ctx, item.itemIndex).retry,
-		decorate: (body, httpStatus) => {
-			const { fields, judgement } = withState(body, { words, resolveAgainst: statusUrl, httpStatus });
-			const json: Record<string, unknown> = { taskId, ...fields };
-			// a word on no list is said in the output pane too, with the list that settles it
-			if (judgement.state === 'unknown' && judgement.wordState === 'unknown' && judgement.word !== undefined) {
-				hintOnce(item.ctx, { message: unknownWordHint(judgement.word, 1), type: 'warning', location: 'outputPane' });
-			}
+		decorate: async (body, httpStatus) => {
+			const judgement = await judgeDeckStatus(item.ctx, item.service.baseUrl, taskId, { body, httpStatus }, reading);
+			const json: Record<string, unknown> = { taskId, ...stateFields(body, judgement) };
 			// The service's own `links` / `deckUrl`, if it sends such members, stay as serviceLinks / serviceDeckUrl.
-			putDeckLinks(json, deckLinks(body, statusUrl), body, 'service');
+			putDeckLinks(json, describeLinks(judgement.links, judgement.deckUrl), body, 'service');
 			return json;
 		},
 	});

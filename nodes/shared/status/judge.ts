@@ -1,0 +1,288 @@
+/**
+ * The one judgement of a deck's status record, used by Get Status, Download, the Wait node (both modes) and
+ * the agent tools: the order in which the witnesses are weighed (the vocabulary is vocabulary.ts, where things
+ * are found record.ts, each witness witnesses.ts), what the item says when they disagree, and the last word of
+ * the deck's own file where only the file can settle it (`settleFileCheck`).
+ */
+import { findLinks, linkAt, type FoundLink } from '../links';
+import { expandJsonStrings, locateRecord, membersOf, valueAtRecordPath } from './record';
+import { classify, DEFAULT_STATUS_WORDS, LIST_NAME, PARTIAL_WORDS, type DeckState, type StatusWords } from './vocabulary';
+import { failureOf, failureText, handoverOf, placesOf, progressOf, reasonOf, type Failure, type Handover } from './witnesses';
+
+/** The dot paths a user set for the readings that no built-in search got right (the three Path options). */
+export interface ReadingPaths {
+	/** Status Word Path: where the state word is. */
+	word?: string;
+	/** File Link Path: where the deck's file link is (it counts for the judgement, and it is what Download fetches). */
+	file?: string;
+	/** Failure Reason Path: where the service says why a deck failed. */
+	reason?: string;
+}
+
+/** How the options name each path, for the notes. */
+export const PATH_OPTION: Record<keyof ReadingPaths, string> = {
+	word: 'Status Word Path',
+	file: 'File Link Path',
+	reason: 'Failure Reason Path',
+};
+
+/** What judgeStatus needs beside the record. */
+export interface JudgeContext {
+	words?: StatusWords;
+	paths?: ReadingPaths;
+	/** The URL the record was read from: root-relative links in it are resolved against it. */
+	resolveAgainst?: string;
+	/** The answer's HTTP status: a 202 without a word says the job is still accepted, not done. */
+	httpStatus?: number;
+	/** The reads before this one that sent the same word (the Wait node's), for the note of a word on no list. */
+	earlier?: { word: string; reads: number; seconds: number };
+}
+
+/** What judgeStatus makes of one status record. */
+export interface StatusJudgement {
+	state: DeckState;
+	/** The service's status word, exactly as it came. */
+	word?: string;
+	/** Where the word was found, when not in a member named `status` or `state` (e.g. `data.task_status`). */
+	wordAt?: string;
+	/** What the word alone would have said. */
+	wordState: DeckState;
+	/** The failure reason the record carries, in the service's words, and its code where it gives one. */
+	failureReason?: string;
+	failureCode?: string;
+	/** Where the record's deliverable is (a link's JSON path or the result member), when it has one. */
+	handover?: string;
+	/** Every link of the answer (JSON strings read through), with its path. */
+	links: FoundLink[];
+	/** The deck's file: the link handed over, on a completed deck only. A deck's link or nothing. */
+	deckUrl?: string;
+	/**
+	 * The record would be completed on its link alone (its word is no success word): only the file itself can
+	 * say whether the deck is done, so the reader checks it (a ranged GET) and `settleFileCheck` concludes.
+	 * Until then `state` is what the record says without it, so a reader that cannot check is never wrong.
+	 */
+	fileToCheck?: { url: string; path: string; thereNote: string };
+	/** Paths the user set that matched nothing in this record (the note says so too; readers add a hint). */
+	pathMisses?: Array<{ option: string; path: string; members: string[] }>;
+	/** One or two sentences, present only where the witnesses disagree, the word was elsewhere, or a path missed. */
+	note?: string;
+}
+
+/**
+ * The one judgement of a status record. The contract warns that one word reads as its opposite, and real
+ * services write members they do not mean (a progress left at 0.99, an empty error, a preview in `output`, the
+ * file's future address before the file exists), so no single witness decides alone. The witnesses: the word
+ * (wherever the record puts it, record.ts), a failure member with content, the deck to hand over (a deck file;
+ * while the word says running or failed only a file that names the deck's format or a download, never a
+ * preview, thumbnail or app page), a progress short of its scale's end, and last the deck's file itself. In
+ * this order:
+ * 1. a word on a list the user set (Status Words options) is believed: the person's statement about
+ *    their deployment;
+ * 2. a success word AND the deck to hand over: completed, whatever one other member says (a failure
+ *    member, a progress below its end: noted, never a veto). No extra request: word and file agree;
+ * 3. else a failure member with content: failed, with the service's reason, whatever the word;
+ * 4. else the deck to hand over, unless the progress says the deck is mid-way: completed, whatever the
+ *    word, if the file is there: a link is no deck until its file is (`fileToCheck`; a result member naming a
+ *    file that is no link cannot be checked and is believed);
+ * 5. else the word: a failure word is failed, with the service's reason wherever the record gives it; a
+ *    partial word (the job ended with part of its output) with nothing to hand over is failed; a success word
+ *    with nothing to hand over is not believed alone (`unknown`: it keeps being polled, and at Max Wait it is
+ *    Still Running); a word on no list is `unknown` (running, as a 202 with no word is), and the note names
+ *    the lists that settle it.
+ * A record with no word whose `done` is a boolean (Google's long-running operations) is read by it: `done:
+ * false` running; `done: true` ended, so with an `error` it failed, with the deck it is completed, and with
+ * neither it failed (a reason member, such as Veo's `raiMediaFilteredReasons`, says why).
+ * A path the user set (`paths`) is believed over the built-in search for its reading.
+ */
+export function judgeStatus(body: Record<string, unknown>, context: JudgeContext = {}): StatusJudgement {
+	const words = context.words ?? DEFAULT_STATUS_WORDS;
+	const paths = context.paths ?? {};
+	const view = expandJsonStrings(body);
+	const located = locateRecord(view, words, paths.word);
+	const word = located.word;
+	// Google's operations have no word: `done` says whether the job ended (with `error` or `response`)
+	const ended = located.done;
+	const reading = ended === undefined ? classify(word, words) : { state: ended ? ('succeeded' as const) : ('running' as const), canonical: undefined, endsInSuccess: false };
+	const wordState = reading.state;
+	const partialWord = PARTIAL_WORDS.has(reading.canonical ?? '');
+	const places = placesOf(view, located);
+	const failure = failureOf(places);
+	const progress = progressOf(places);
+	const links = findLinks(view, context.resolveAgainst);
+	// A word that says running or failed is contradicted only by the deck's own file, not by any link
+	const handover = paths.file ? handoverAtPath(view, paths.file, context.resolveAgainst) : handoverOf(links, places, wordState === 'running' || wordState === 'failed');
+	const said = ended !== undefined ? `The operation says done: ${ended}` : `The service said ${word === undefined ? 'no status word' : `"${word}"`}`;
+	const judgement: StatusJudgement = { state: wordState, wordState, links, ...(word !== undefined ? { word } : {}) };
+	// `status` and `state` (design.md's reading) go without saying; anywhere else is said
+	if (located.path !== undefined && !/^(status|state)(\.|$)/.test(located.path)) judgement.wordAt = located.path;
+	const misses: NonNullable<StatusJudgement['pathMisses']> = [];
+	const missed = (option: keyof ReadingPaths) => misses.push({ option: PATH_OPTION[option], path: paths[option] as string, members: membersOf(body) });
+	if (located.pathMissed) missed('word');
+	const explain = (why: Failure | undefined) => {
+		const fromPath = paths.reason ? failureText(valueAtRecordPath(view, paths.reason)) : undefined;
+		if (paths.reason && fromPath === undefined) missed('reason');
+		const reason = fromPath ?? why?.reason;
+		if (reason !== undefined) judgement.failureReason = reason;
+		if (why?.code !== undefined) judgement.failureCode = why.code;
+	};
+	const notes: string[] = [];
+	const conclude = (state: DeckState, note?: string) => {
+		judgement.state = state;
+		if (state === 'failed') explain(failure ?? reasonOf(view, located));
+		else if (failure) {
+			judgement.failureReason = failure.reason;
+			if (failure.code !== undefined) judgement.failureCode = failure.code;
+		}
+		if (handover && state === 'succeeded') {
+			judgement.handover = handover.path;
+			if (handover.link) judgement.deckUrl = handover.link.url;
+		}
+		if (paths.file && !handover && (state === 'succeeded' || wordState === 'succeeded')) missed('file');
+		if (note) notes.push(note);
+		for (const miss of misses) notes.push(pathMissNote(miss.option, miss.path, miss.members));
+		if (judgement.wordAt) notes.push(`(The word was read from ${judgement.wordAt}.)`);
+		if (misses.length) judgement.pathMisses = misses;
+		if (notes.length) judgement.note = notes.join(' ');
+		return judgement;
+	};
+
+	if (word !== undefined && wordState !== 'unknown' && words.own?.includes(wordState)) {
+		const other = failure && wordState !== 'failed' ? `a failure reason (${failure.member}: ${failure.reason})` : handover && wordState !== 'succeeded' ? `the deck to hand over (${handover.path})` : undefined;
+		return conclude(wordState, other && `${said}, which your ${LIST_NAME[wordState]} list makes ${wordState}, though the record carries ${other}: your list decides.`);
+	}
+	const believe = word === undefined ? '' : ` To believe the word instead, add "${word}" to ${LIST_NAME[wordState === 'unknown' ? 'running' : wordState]}.`;
+	if (wordState === 'succeeded' && handover) {
+		const stray = [failure && `a failure member (${failure.member}: ${failure.reason})`, progress && `a progress short of its end (${progress})`].filter(Boolean).join(' and ');
+		if (partialWord) notes.push(`${said}: part of the job did not finish${failure ? ` (${failure.reason})` : ''}, but the deck is there to hand over (${handover.path}): reported as completed.`);
+		else if (stray) notes.push(`${said} and the record has the deck to hand over (${handover.path}), though it also carries ${stray}: reported as completed.`);
+		return conclude('succeeded');
+	}
+	if (failure) {
+		// an operation that is done with an error failed: that is how it says so, nothing disagrees
+		return conclude('failed', wordState === 'failed' || ended ? undefined : `${said}, but the record carries a failure reason (${failure.member}: ${failure.reason}): reported as failed.${wordState === 'succeeded' ? believe : ''}`);
+	}
+	if (handover && !progress) {
+		const agreed = wordState === 'succeeded';
+		const thereNote = agreed ? undefined : `${said}, but the record has the deck to hand over (${handover.path})${handover.link ? ', and its file is there' : ''}: reported as completed.${wordState === 'unknown' ? unknownWordAdvice(word, reading.endsInSuccess) : believe}`;
+		if (!handover.link) return conclude('succeeded', thereNote);
+		// The link alone is no deck: what the record says without it stands until the file is seen there.
+		const withoutFile = byWord();
+		withoutFile.fileToCheck = { url: handover.link.url, path: handover.path, thereNote: [thereNote, judgement.wordAt && `(The word was read from ${judgement.wordAt}.)`].filter(Boolean).join(' ') };
+		return withoutFile;
+	}
+	return byWord();
+
+	/** Step 5: what the word says, the record having nothing to set against it. */
+	function byWord(): StatusJudgement {
+		if (wordState === 'failed') return conclude('failed');
+		if (wordState === 'succeeded') {
+			if (ended) {
+				const why = reasonOf(view, located);
+				return conclude('failed', `${said}: the operation ended with nothing to hand over (no result, link or file) and no error${why ? ` (${why.reason})` : ''}: reported as failed.`);
+			}
+			if (partialWord) return conclude('failed', `${said}, and the record has nothing to hand over (no result, link or file): reported as failed.`);
+			const missing = [progress && `says it is still in progress (${progress})`, !handover && 'has nothing to hand over (no result, link or file)'].filter(Boolean).join(' and ');
+			return conclude('unknown', `${said}, but the record ${missing}: not taken as finished, still checking. If "${word}" means finished in this deployment, add it to ${LIST_NAME.succeeded}; if it means still working, add it to ${LIST_NAME.running}.`);
+		}
+		if (wordState === 'running') return conclude('running');
+		if (word === undefined && context.httpStatus === 202) return conclude('running');
+		if (word === undefined) return conclude('unknown', 'The service\'s answer carries no status word and nothing to hand over: taken as still working.');
+		const earlier = context.earlier?.word === word ? context.earlier : undefined;
+		return conclude('unknown', unknownWordNote(word, earlier && { reads: earlier.reads + 1, seconds: earlier.seconds }, reading.endsInSuccess));
+	}
+}
+
+/** The deck's file at the File Link Path: the link there (or the first link inside what is there). */
+function handoverAtPath(view: Record<string, unknown>, path: string, resolveAgainst?: string): Handover | undefined {
+	const link = linkAt(valueAtRecordPath(view, path), path, resolveAgainst);
+	return link && { path: link.path, link };
+}
+
+/**
+ * What the file check found: the deck's file is there (and is a deck) or not, and in words why not (`404`,
+ * `an HTML page`). `settleFileCheck` concludes with it.
+ */
+export interface FileCheck {
+	there: boolean;
+	/** Why the file is not the deck yet, for the note: "the file host answered 404", "an HTML page". */
+	why?: string;
+}
+
+/**
+ * The judgement once the deck's file was checked (`fileToCheck`): there, the deck is completed with its link
+ * (the contract's warning: the word may read as its opposite); not there, the record's own reading stands (a
+ * running deck keeps being polled, a failed one failed) and the note says why the link was not believed.
+ */
+export function settleFileCheck(judgement: StatusJudgement, check: FileCheck): StatusJudgement {
+	const pending = judgement.fileToCheck;
+	if (!pending) return judgement;
+	const settled: StatusJudgement = { ...judgement };
+	delete settled.fileToCheck;
+	if (check.there) {
+		settled.state = 'succeeded';
+		settled.handover = pending.path;
+		settled.deckUrl = pending.url;
+		delete settled.failureReason;
+		delete settled.failureCode;
+		if (pending.thereNote) settled.note = pending.thereNote;
+		else delete settled.note;
+		return settled;
+	}
+	const what = settled.state === 'failed' ? 'reported as failed' : 'still checking';
+	settled.note = [`The record links the deck's file (${pending.path}), but the file is not there${settled.state === 'failed' ? '' : ' yet'} (${check.why ?? 'not found'}): ${what}.`, judgement.note].filter(Boolean).join(' ');
+	return settled;
+}
+
+/** What to do about a word on no list that the deck's file settled (it was completed all the same). */
+function unknownWordAdvice(word: string | undefined, endsInSuccess?: boolean): string {
+	if (word === undefined) return '';
+	return endsInSuccess
+		? ` "${word}" ends in a success word, which services also use for a stage on the way (Suno's FIRST_SUCCESS): add it to ${LIST_NAME.succeeded} to say it means finished.`
+		: ` "${word}" is on no Status Words list: add it to ${LIST_NAME.succeeded} to say it means finished.`;
+}
+
+/**
+ * Said of a word on no list: taken as still working, and the three lists that would settle it. With
+ * `seen` (the Wait node's reads of it), how long the service kept sending it.
+ */
+export function unknownWordNote(word: string, seen?: { reads: number; seconds: number }, endsInSuccess?: boolean): string {
+	const kept = seen && seen.reads > 1 ? `kept sending "${word}" (${seen.reads} reads over ${seen.seconds} s)` : `said "${word}"`;
+	const kind = endsInSuccess ? 'a word that ends in a success word but is on no Status Words list (services use such words for a stage on the way, too)' : 'a word on no Status Words list';
+	return `The service ${kept}, ${kind}: taken as still working. If it means still working, add "${word}" to ${LIST_NAME.running}; if the deck ended without a deck, to ${LIST_NAME.failed}; if it is finished, to ${LIST_NAME.succeeded}.`;
+}
+
+/** The output pane's words for decks left on a word on no list (n8n's execution hints). */
+export function unknownWordHint(word: string, decks: number): string {
+	const which = decks === 1 ? 'one deck' : `${decks} decks`;
+	return `The service kept sending "${word}" for ${which}, a word on no Status Words list, so ${decks === 1 ? 'it was' : 'they were'} taken as still working. In the options, add "${word}" to ${LIST_NAME.running} if it means still working, to ${LIST_NAME.failed} if the deck ended without a deck, or to ${LIST_NAME.succeeded} if it is finished.`;
+}
+
+/** Said of a path the user set that matched nothing: which path, and the members the record does have. */
+export function pathMissNote(option: string, path: string, members: string[]): string {
+	return `${option} "${path}" matches nothing in this record; its members: ${members.join(', ') || 'none'}.`;
+}
+
+/** The output pane's words for a path that matched nothing (n8n's execution hints). */
+export function pathMissHint(option: string, path: string, members: string[], decks: number): string {
+	return `${option} "${path}" matched nothing in the status of ${decks === 1 ? 'one deck' : `${decks} decks`}. The record has: ${members.join(', ') || 'no members'}. Set ${option} to one of these (dots between members, [0] for a list's first entry), or leave it empty for the built-in reading.`;
+}
+
+/**
+ * A status answer as the nodes hand it on (`fields`): every member the service sent, our `state` (the
+ * service's own `state` member, if any, stays under `serviceState`), `statusNote` where the witnesses
+ * disagree, and on a failure the record's `failureReason`.
+ */
+export function stateFields(body: Record<string, unknown>, judgement: StatusJudgement): Record<string, unknown> {
+	const { state: serviceState, ...rest } = body;
+	const fields: Record<string, unknown> = { ...rest, state: judgement.state };
+	if (judgement.note) fields.statusNote = judgement.note;
+	if (judgement.state === 'failed' && judgement.failureReason) fields.failureReason = judgement.failureReason;
+	if (serviceState !== undefined) fields.serviceState = serviceState;
+	return fields;
+}
+
+/** judgeStatus and stateFields in one, where no file check is made (a reader that checks settles in between). */
+export function withState(body: Record<string, unknown>, context?: JudgeContext): { fields: Record<string, unknown>; judgement: StatusJudgement } {
+	const judgement = judgeStatus(body, context);
+	return { fields: stateFields(body, judgement), judgement };
+}

@@ -1,0 +1,243 @@
+/**
+ * Where things are in a deck's status answer: the record inside its envelope, its status word wherever the
+ * record puts it, a record written inside a JSON string, and the dot paths a user sets (Status Word Path,
+ * File Link Path, Failure Reason Path). Only finding; what the findings mean is judge.ts's.
+ */
+import { classify, DEFAULT_STATUS_WORDS, normalise, type StatusWords } from './vocabulary';
+
+export const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/** A member's name as the tables below write it: lower case, `_` and `-` dropped (`task_status` → `taskstatus`). */
+export const memberKey = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
+
+/** A JSON document inside a string is read up to this size, and this many of them per answer. */
+const MAX_JSON_STRING = 64 * 1024;
+const MAX_JSON_STRINGS = 32;
+const MAX_DEPTH = 8;
+
+/** Whether a text may be a JSON object or array (the cheap test before parsing it). */
+const looksLikeJson = (text: string) => {
+	const trimmed = text.trim();
+	return trimmed.length >= 2 && trimmed.length <= MAX_JSON_STRING && ((trimmed[0] === '{' && trimmed.endsWith('}')) || (trimmed[0] === '[' && trimmed.endsWith(']')));
+};
+
+function parseJsonText(text: string): unknown {
+	try {
+		const parsed: unknown = JSON.parse(text);
+		return parsed && typeof parsed === 'object' ? parsed : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The answer with every member whose value is a JSON object or array written as a string (kie.ai's
+ * `"resultJson": "{\"resultUrls\":[…]}"`) read as if it were nested there, so its links, words and reasons are
+ * found like any other; a string that does not parse stays as it is. Copies only what it changes: an answer
+ * without such strings is returned as it is.
+ */
+export function expandJsonStrings(body: Record<string, unknown>): Record<string, unknown> {
+	let budget = MAX_JSON_STRINGS;
+	const visit = (value: unknown, depth: number): unknown => {
+		if (typeof value === 'string') {
+			if (budget <= 0 || !looksLikeJson(value)) return value;
+			const parsed = parseJsonText(value.trim());
+			if (parsed === undefined) return value;
+			budget--;
+			return visit(parsed, depth + 1);
+		}
+		if (!value || typeof value !== 'object' || depth >= MAX_DEPTH) return value;
+		let copy: Record<string, unknown> | unknown[] | undefined;
+		const entries = Array.isArray(value) ? value.entries() : Object.entries(value as Record<string, unknown>);
+		for (const [key, member] of entries) {
+			const read = visit(member, depth + 1);
+			if (read === member) continue;
+			copy ??= Array.isArray(value) ? [...value] : { ...(value as Record<string, unknown>) };
+			(copy as Record<string | number, unknown>)[key] = read;
+		}
+		return copy ?? value;
+	};
+	return visit(body, 0) as Record<string, unknown>;
+}
+
+/** A dot path's steps: `data.files[0].url` → `data`, `files`, 0, `url`. */
+export function pathSteps(path: string): Array<string | number> | undefined {
+	const steps: Array<string | number> = [];
+	for (const part of path.trim().split('.')) {
+		const match = /^([^[\]]*)((?:\[\d+\])*)$/.exec(part);
+		if (!match || (match[1] === '' && match[2] === '')) return undefined;
+		if (match[1] !== '') steps.push(match[1]);
+		for (const index of match[2].matchAll(/\[(\d+)\]/g)) steps.push(Number(index[1]));
+	}
+	return steps.length ? steps : undefined;
+}
+
+/**
+ * The value at a dot path of the answer (`data.resultJson.resultUrls[0]`): array indexes in brackets, and a
+ * member holding a JSON document as a string is read through, as if nested. Undefined: nothing there.
+ */
+export function valueAtRecordPath(body: unknown, path: string): unknown {
+	const steps = pathSteps(path);
+	if (!steps) return undefined;
+	let at: unknown = body;
+	for (const step of steps) {
+		if (typeof at === 'string' && looksLikeJson(at)) at = parseJsonText(at.trim());
+		if (typeof step === 'number') at = Array.isArray(at) ? at[step] : undefined;
+		else at = isRecord(at) ? at[step] : undefined;
+		if (at === undefined || at === null) return undefined;
+	}
+	return at;
+}
+
+/** The parent of a path and its last step (`data.job.state` → `data.job`, `state`). */
+export function parentPath(path: string): string {
+	const cut = Math.max(path.lastIndexOf('.'), path.lastIndexOf('['));
+	return cut > 0 ? path.slice(0, cut) : '';
+}
+
+/**
+ * The members an answer has, for a note about a path that matches nothing: its own members and those of each
+ * object member one level down (`data.state`), at most `limit` of them.
+ */
+export function membersOf(body: Record<string, unknown>, limit = 24): string[] {
+	const names: string[] = [];
+	for (const [name, value] of Object.entries(body)) {
+		names.push(name);
+		if (isRecord(value)) for (const inner of Object.keys(value)) names.push(`${name}.${inner}`);
+		if (names.length >= limit) return [...names.slice(0, limit), '…'];
+	}
+	return names;
+}
+
+/**
+ * How plainly a member's name says it carries the word: `status`, `state`, a name ending in either
+ * (`task_status`, `jobStatus`, `deck_state`), `phase`, `finish_reason`. Undefined: not a word member.
+ */
+export function wordRank(name: string): number | undefined {
+	const key = memberKey(name);
+	if (key === 'status') return 0;
+	if (key === 'state') return 1;
+	if (key.endsWith('status')) return 2;
+	if (key.endsWith('state')) return 3;
+	if (key === 'phase') return 4;
+	// Stability's `finish_reason` (SUCCESS, ERROR, CONTENT_FILTERED): the only word such a record has
+	if (key === 'finishreason') return 5;
+	return undefined;
+}
+
+/** Members of a status object that carry its word (`"status": {"code": "completed", …}`). */
+const INNER_WORD_MEMBERS = ['code', 'name', 'value', 'state', 'status', 'phase'] as const;
+
+/** A word member's word: its text, a text under INNER_WORD_MEMBERS, else a number (as text). */
+export function wordIn(value: unknown): { word: string; inner?: string; text: boolean } | undefined {
+	if (typeof value === 'string') return value.trim() ? { word: value, text: true } : undefined;
+	if (typeof value === 'number' && Number.isFinite(value)) return { word: String(value), text: false };
+	if (typeof value === 'boolean') return { word: String(value), text: false };
+	if (!isRecord(value)) return undefined;
+	let number: { word: string; inner: string; text: boolean } | undefined;
+	for (const inner of INNER_WORD_MEMBERS) {
+		const found = value[inner];
+		if (typeof found === 'string' && found.trim()) return { word: found, inner, text: true };
+		if (number === undefined && typeof found === 'number' && Number.isFinite(found)) number = { word: String(found), inner, text: false };
+	}
+	return number;
+}
+
+/** The status word of one object: the plainest word member with text, else with a number. */
+export function ownWord(place: Record<string, unknown>): { word: string; path: string; text: boolean } | undefined {
+	let best: { word: string; path: string; text: boolean; rank: number } | undefined;
+	for (const [name, value] of Object.entries(place)) {
+		const rank = wordRank(name);
+		if (rank === undefined || typeof value === 'boolean') continue;
+		const found = wordIn(value);
+		if (!found) continue;
+		const score = rank + (found.text ? 0 : 10);
+		if (!best || score < best.rank) best = { word: found.word, path: found.inner ? `${name}.${found.inner}` : name, text: found.text, rank: score };
+	}
+	return best && { word: best.word, path: best.path, text: best.text };
+}
+
+/** Words an envelope says about the request, not the job (`{"status": "success", "data": {…}}`, JSend). */
+const ENVELOPE_WORDS = new Set(['success', 'ok']);
+
+/** Members that hold files, results or errors: their own status words are about a part, not the deck. */
+export const PART_MEMBERS = /^(results?|outputs?|files?|exports?|downloads?|artifacts?|assets?|deliverables?|formats?|errors?|failures?|links|_links|meta|metadata|usage|credits|base_?resp)$/i;
+
+/**
+ * Members whose text is about something else (prose, names, ids, settings, links): never the state, whatever
+ * word their text happens to be (a title "Done", a type "error_report").
+ */
+const NOT_A_STATE = /^(title|name|displayname|description|message|msg|text|prompt|negativeprompt|caption|label|summary|details?|notes?|comments?|reason|.*reason|.*message|.*msg|id|uuid|.*id|ids|type|kind|format|model|mode|version|.*url|.*uri|href|path|filename|language|locale|voice|style|theme|category|tags?|source|target|operation|method|action|step|task|job|event|object)$/;
+
+/** An enum-like value: one to four words of letters and digits joined by `_`, `-` or a space, no prose. */
+const ENUM_LIKE = /^[A-Za-z][A-Za-z0-9]*(?:[ _-][A-Za-z0-9]+){0,3}$/;
+
+/**
+ * The state word under a member no list names (Transloadit's `"ok": "ASSEMBLY_EXECUTING"`): the first text
+ * member of `place` whose value is enum-like and reads as a word of the vocabulary (its last part included:
+ * `PREFIX_WORD`), skipping members named for prose, names and settings.
+ */
+function unnamedWord(place: Record<string, unknown>, words: StatusWords): { word: string; path: string } | undefined {
+	for (const [name, value] of Object.entries(place)) {
+		if (typeof value !== 'string' || value.length > 48 || !ENUM_LIKE.test(value.trim()) || NOT_A_STATE.test(memberKey(name)) || PART_MEMBERS.test(name)) continue;
+		const reading = classify(value, words);
+		if (reading.state !== 'unknown' || reading.endsInSuccess) return { word: value, path: name };
+	}
+	return undefined;
+}
+
+/** Where a record is, and where its word was found. `prefix` is the record's path (`data.`, `''`). */
+export interface Located {
+	record: Record<string, unknown>;
+	prefix: string;
+	word?: string;
+	/** The word's JSON path in the body (`status`, `data.task_status`, `status.code`). */
+	path?: string;
+	/** A record with no word whose `done` says whether it ended (Google's long-running operations). */
+	done?: boolean;
+	/** The Status Word Path the user set matched nothing in this answer. */
+	pathMissed?: string;
+}
+
+/** The object members a record may sit in (an envelope's `data`, JSON:API's `data.attributes`, a named record). */
+function* envelopePlaces(body: Record<string, unknown>): Generator<[string, Record<string, unknown>]> {
+	for (const [name, value] of Object.entries(body)) {
+		if (!isRecord(value) || wordRank(name) !== undefined || PART_MEMBERS.test(name)) continue;
+		yield [`${name}.`, value];
+		if (isRecord(value.attributes)) yield [`${name}.attributes.`, value.attributes];
+	}
+}
+
+/**
+ * The deck's record inside a status answer, and its word. With a Status Word Path the word is there (and the
+ * record is the object holding it), or there is none. Else the word is wherever the record puts it: the
+ * answer's own plainest word member (status, state, task_status, …), else the record inside an envelope
+ * (`{code, message: "Success", data: {task_status, …}}`, JSON:API `data.attributes`, any one object member
+ * such as `generation`), else an enum-like value of the vocabulary under a member no list names (`ok`), else
+ * none. An envelope's `status: "success"` beside a `data` record with its own word is the envelope's.
+ */
+export function locateRecord(body: Record<string, unknown>, words: StatusWords = DEFAULT_STATUS_WORDS, wordPath?: string): Located {
+	if (wordPath) {
+		const value = valueAtRecordPath(body, wordPath);
+		const found = wordIn(value);
+		const parent = parentPath(wordPath);
+		const holder = parent ? valueAtRecordPath(body, parent) : body;
+		const record = isRecord(holder) ? holder : body;
+		const prefix = parent && record !== body ? `${parent}.` : '';
+		return found ? { record, prefix, word: found.word, path: found.inner ? `${wordPath}.${found.inner}` : wordPath } : { record, prefix, pathMissed: wordPath };
+	}
+	const own = ownWord(body);
+	if (own?.text && !ENVELOPE_WORDS.has(normalise(own.word))) return { record: body, prefix: '', word: own.word, path: own.path };
+	for (const [prefix, place] of envelopePlaces(body)) {
+		const inner = ownWord(place);
+		if (inner?.text) return { record: place, prefix, word: inner.word, path: `${prefix}${inner.path}` };
+	}
+	const unnamed = unnamedWord(body, words);
+	if (unnamed) return { record: body, prefix: '', word: unnamed.word, path: unnamed.path };
+	for (const [prefix, place] of envelopePlaces(body)) {
+		const inner = unnamedWord(place, words);
+		if (inner) return { record: place, prefix, word: inner.word, path: `${prefix}${inner.path}` };
+	}
+	if (own) return { record: body, prefix: '', word: own.word, path: own.path };
+	return typeof body.done === 'boolean' ? { record: body, prefix: '', done: body.done } : { record: body, prefix: '' };
+}

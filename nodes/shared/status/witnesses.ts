@@ -1,0 +1,281 @@
+/**
+ * The witnesses a status record gives beside its word, each read on its own: a failure member with content,
+ * the service's reason for a failure (wherever it writes it), a progress short of its end, and the deck to
+ * hand over. judge.ts weighs them.
+ */
+import { bestDeckFile, isPreviewText, namesDeckFile, type FoundLink } from '../links';
+import { isRecord, memberKey, ownWord, PART_MEMBERS, wordRank, type Located } from './record';
+import { classify } from './vocabulary';
+
+/** Member names that carry a failure when they have content (compared as memberKey writes them). */
+const FAILURE_MEMBERS = new Set([
+	'error', 'errors', 'failure', 'failures', 'failurereason', 'failedreason', 'failreason', 'failuremessage', 'failurecause',
+	'errormessage', 'errormsg', 'failmsg', 'errordetail', 'errordetails', 'errorreason', 'errorcode', 'lasterror', 'failurecode', 'failcode',
+]);
+
+/** Boolean flags that say the deck failed when true. */
+const FAILURE_FLAGS = new Set(['failed', 'errored', 'haserror', 'haserrors', 'iserror']);
+
+/** Members that hold the deliverable itself, when they have content. */
+export const RESULT_MEMBERS = new Set([
+	'result', 'results', 'output', 'outputs', 'file', 'files', 'artifact', 'artifacts', 'download', 'downloads',
+	'export', 'exports', 'deliverable', 'deliverables', 'taskresult', 'taskresults',
+]);
+
+/** Texts that say "no error" (an empty failure member): a service's null written out, an ok, a zero. */
+const EMPTY_TEXTS = new Set(['', 'none', 'null', 'nil', 'undefined', 'n/a', 'na', '0', 'ok', 'success', 'succeed', 'succeeded', 'false', 'no error', 'no_error']);
+
+/** The members of an object that say in words what went wrong, in the order they are read. */
+const WORDED_MEMBERS = ['message', 'detail', 'description', 'reason', 'title', 'msg', 'error', 'code'];
+
+/** A failure member's content as words: a text, an object's message, a list's entries. Undefined: empty. */
+export function failureText(value: unknown, depth = 0): string | undefined {
+	if (value === null || value === undefined || value === false || value === 0 || depth > 3) return undefined;
+	if (typeof value === 'string') return EMPTY_TEXTS.has(value.trim().toLowerCase()) ? undefined : value.trim();
+	if (typeof value === 'number' || value === true) return String(value);
+	if (Array.isArray(value)) {
+		const texts = value.map((entry) => failureText(entry, depth + 1)).filter((text): text is string => text !== undefined);
+		return texts.length ? texts.join('; ') : undefined;
+	}
+	if (isRecord(value)) {
+		for (const member of WORDED_MEMBERS) {
+			const text = failureText(value[member], depth + 1);
+			if (text !== undefined) return text;
+		}
+		// an object whose members are all empty (`{code: 0, message: ""}`) is no failure
+		return Object.values(value).some((member) => failureText(member, depth + 1) !== undefined) ? JSON.stringify(value) : undefined;
+	}
+	return undefined;
+}
+
+/**
+ * The objects where a record's failure, progress and result members may sit, with their paths: the
+ * record (inside its envelope), the answer itself, and a status object.
+ */
+export type Places = Array<[string, Record<string, unknown>]>;
+
+export function placesOf(body: Record<string, unknown>, located: Located): Places {
+	const places: Places = [[located.prefix, located.record]];
+	if (located.record !== body) places.push(['', body]);
+	for (const member of ['status', 'state'] as const) {
+		const value = located.record[member];
+		if (isRecord(value)) places.push([`${located.prefix}${member}.`, value]);
+	}
+	return places;
+}
+
+export interface Failure {
+	member: string;
+	reason: string;
+	code?: string;
+}
+
+/**
+ * The failure the record carries (a witness against the word): the first failure member with content. The
+ * reason is the first member with words (a message, a text, a list's entries); a code member (`errorCode:
+ * 500`, `failureCode`) or an entry's `code` text is the code, and the reason only where nothing else says
+ * more; a flag (`failed: true`) says the least.
+ */
+export function failureOf(places: Places): Failure | undefined {
+	let worded: Failure | undefined;
+	let coded: { member: string; code: string } | undefined;
+	let flagged: string | undefined;
+	for (const [prefix, place] of places) {
+		for (const [name, value] of Object.entries(place)) {
+			const key = memberKey(name);
+			if (FAILURE_FLAGS.has(key) && value === true) flagged ??= `${prefix}${name}`;
+			if (!FAILURE_MEMBERS.has(key)) continue;
+			const reason = failureText(value);
+			if (reason === undefined) continue;
+			if (key.endsWith('code')) {
+				coded ??= { member: `${prefix}${name}`, code: reason };
+				continue;
+			}
+			const first = Array.isArray(value) ? value[0] : value;
+			const inner = isRecord(first) ? first.code : undefined;
+			worded ??= { member: `${prefix}${name}`, reason, ...(typeof inner === 'string' && inner !== '' ? { code: inner } : {}) };
+		}
+	}
+	if (worded) return worded.code === undefined && coded ? { ...worded, code: coded.code } : worded;
+	if (coded) return { member: coded.member, reason: coded.code, code: coded.code };
+	return flagged ? { member: flagged, reason: `${flagged.slice(flagged.lastIndexOf('.') + 1)}: true` } : undefined;
+}
+
+/** Members beside a failure word that say why (`task_status_msg`, `statusMessage`, `status_details`, `reason`). */
+const STATUS_MESSAGE = /^(.*status(msg|message|reason|detail|details|text)|reason|detail|details|message)$/;
+
+/** Member names that say why something ended, at any depth (`task_error`, `failure_cause`, `raiMediaFilteredReasons`). */
+const WHY_MEMBER = /error|fail|cause|reasons?$/;
+
+/**
+ * Why a deck ended without its deck, wherever the record says it, in the order a person reading it would
+ * trust: a failure member of the record (the witness), a failed sub-task's own message (CloudConvert's
+ * `tasks[].message`), a failure member one level down (Azure's `properties.error`), a status message or
+ * detail of the record (`task_status_msg`, `statusMessage`, `status_details`; an envelope's own "Success"
+ * is about the request, never the deck's), then any member named for an error, a failure, a cause or a reason
+ * (`task_error.message`, `failure_cause`, Veo's `raiMediaFilteredReasons`). Read only to say why: none of these
+ * (but the first) overrules the word.
+ */
+export function reasonOf(body: Record<string, unknown>, located: Located): Failure | undefined {
+	const places = placesOf(body, located);
+	return (
+		failureOf(places) ??
+		failedSubTaskOf(located.record, located.prefix) ??
+		nestedFailureOf(located) ??
+		statusMessageOf(located) ??
+		namedReasonOf(located.record, located.prefix, located.word) ??
+		(located.record !== body ? namedReasonOf(body, '', located.word) : undefined)
+	);
+}
+
+/** A failure member one level inside the record (Azure's `properties.error`). */
+function nestedFailureOf(located: Located): Failure | undefined {
+	for (const [name, value] of Object.entries(located.record)) {
+		if (!isRecord(value) || PART_MEMBERS.test(name) || wordRank(name) !== undefined) continue;
+		const failure = failureOf([[`${located.prefix}${name}.`, value]]);
+		if (failure) return failure;
+	}
+	return undefined;
+}
+
+/**
+ * A step of the job that failed, in a list of steps each with its own word (CloudConvert's `tasks`, a
+ * pipeline's `steps`): its failure member, else its own message, with its code.
+ */
+function failedSubTaskOf(record: Record<string, unknown>, prefix: string, depth = 0): Failure | undefined {
+	if (depth > 2) return undefined;
+	for (const [name, value] of Object.entries(record)) {
+		const entries = Array.isArray(value) ? value : isRecord(value) && depth > 0 ? [value] : [];
+		for (const [index, entry] of entries.entries()) {
+			if (!isRecord(entry)) continue;
+			const at = Array.isArray(value) ? `${prefix}${name}[${index}].` : `${prefix}${name}.`;
+			const word = ownWord(entry);
+			if (word?.text && classify(word.word).state === 'failed') {
+				const own = failureOf([[at, entry]]) ?? messageOf(entry, at, word.word);
+				if (own) return own;
+			}
+			const inner = failedSubTaskOf(entry, at, depth + 1);
+			if (inner) return inner;
+		}
+	}
+	return undefined;
+}
+
+/** An object's own message (`message`, `statusMessage`, `detail`), with its `code` where it gives one. */
+function messageOf(place: Record<string, unknown>, prefix: string, word?: string): Failure | undefined {
+	for (const [name, value] of Object.entries(place)) {
+		if (!STATUS_MESSAGE.test(memberKey(name))) continue;
+		const reason = failureText(value);
+		if (reason === undefined || reason === word) continue;
+		const code = typeof place.code === 'string' && place.code !== '' ? place.code : undefined;
+		return { member: `${prefix}${name}`, reason, ...(code ? { code } : {}) };
+	}
+	return undefined;
+}
+
+/**
+ * Why a deck whose word says failed ended, from a status message of the record itself (a result member holding
+ * prose is one: Celery's `task_result`), else a response envelope's own status message one level down
+ * (`base_resp.status_msg`), never its "success".
+ */
+function statusMessageOf(located: Located): Failure | undefined {
+	const inner: Array<[string, Record<string, unknown>]> = [];
+	for (const [name, value] of Object.entries(located.record)) {
+		const key = memberKey(name);
+		const prose = RESULT_MEMBERS.has(key) && typeof value === 'string' && /\s/.test(value.trim());
+		if (prose || STATUS_MESSAGE.test(key)) {
+			const text = failureText(value);
+			if (text !== undefined && text !== located.word) return { member: `${located.prefix}${name}`, reason: text };
+		}
+		if (isRecord(value)) inner.push([`${located.prefix}${name}.`, value]);
+	}
+	for (const [prefix, place] of inner) {
+		for (const [name, value] of Object.entries(place)) {
+			if (!/status(msg|message)$/.test(memberKey(name))) continue;
+			const text = failureText(value);
+			if (text !== undefined) return { member: `${prefix}${name}`, reason: text };
+		}
+	}
+	return undefined;
+}
+
+/** The first text under a member named for an error, a failure, a cause or a reason, at any depth. */
+function namedReasonOf(value: Record<string, unknown> | unknown[], prefix: string, word: string | undefined, depth = 0): Failure | undefined {
+	if (depth > 4) return undefined;
+	for (const [name, member] of Object.entries(value)) {
+		const at = Array.isArray(value) ? `${prefix.replace(/\.$/, '')}[${name}]` : `${prefix}${name}`;
+		if (!Array.isArray(value) && WHY_MEMBER.test(memberKey(name)) && memberKey(name) !== 'finishreason') {
+			const text = failureText(member);
+			if (text !== undefined && text !== word) return { member: at, reason: text };
+		}
+		if (member && typeof member === 'object') {
+			const inner = namedReasonOf(member as Record<string, unknown>, `${at}.`, word, depth + 1);
+			if (inner) return inner;
+		}
+	}
+	return undefined;
+}
+
+/** Members that say how far along a deck is: a percentage, or a fraction of 1. */
+const PROGRESS_MEMBERS = new Set(['progress', 'percent', 'percentage', 'percentcomplete', 'progresspercent', 'progresspercentage', 'completion']);
+
+/**
+ * Where the record says the deck is still being made (`progress: 40`), or undefined: a progress below
+ * 100 on a percentage, or below 1 on a fraction (exactly 1 is done on either scale).
+ */
+export function progressOf(places: Places): string | undefined {
+	for (const [prefix, place] of places) {
+		for (const [name, value] of Object.entries(place)) {
+			if (!PROGRESS_MEMBERS.has(memberKey(name))) continue;
+			const amount = typeof value === 'number' ? value : typeof value === 'string' ? Number.parseFloat(value) : Number.NaN;
+			if (Number.isFinite(amount) && (amount < 1 || (amount > 1 && amount < 100))) return `${prefix}${name}: ${String(value)}`;
+		}
+	}
+	return undefined;
+}
+
+/** The deck to hand over: a link to its file (with its JSON path), or a result member naming a file. */
+export type Handover = { path: string; link?: FoundLink };
+
+/**
+ * Where the record's deliverable is: a deck file link, or a result member naming a file. `strict` (the word
+ * says running or failed): only what names the deck's file format or a download/export counts, since services
+ * put previews and intermediate files in `output` before the end.
+ */
+export function handoverOf(links: FoundLink[], places: Places, strict: boolean): Handover | undefined {
+	const link = bestDeckFile(links, strict);
+	if (link) return { path: link.path, link };
+	for (const [prefix, place] of places) {
+		for (const [name, value] of Object.entries(place)) {
+			if (RESULT_MEMBERS.has(memberKey(name)) && namesAFile(value, strict)) return { path: `${prefix}${name}` };
+		}
+	}
+	return undefined;
+}
+
+/** Members that name a file inside a result member (a storage key, an id, inline content). */
+const FILE_MEMBERS = new Set(['id', 'fileid', 'key', 'path', 'filename', 'name', 'content', 'data', 'base64', 'uri', 'location']);
+
+/**
+ * Whether a result member names a file that is not a link (links are judged as links): a text
+ * (`"result": "s3://bucket/deck.pptx"`), or an object or list with a FILE_MEMBERS text. Settings echoed
+ * back (`"output": {"format": "pptx"}`) and previews (`thumb.png`) are not a file. `strict`: the text
+ * must name the deck's file format or a download/export.
+ */
+function namesAFile(value: unknown, strict: boolean, depth = 0): boolean {
+	if (typeof value === 'string') {
+		const text = value.trim();
+		// prose (a message where a file would be) is no file, nor a link (judged as a link), nor a preview
+		if (text === '' || /\s/.test(text) || /^(https?:)?\/\//i.test(text) || text.startsWith('/v1/') || isPreviewText(text)) return false;
+		return !strict || namesDeckFile(text);
+	}
+	if (!value || typeof value !== 'object' || depth > 3) return false;
+	if (Array.isArray(value)) return value.some((entry) => namesAFile(entry, strict, depth + 1));
+	return Object.entries(value as Record<string, unknown>).some(([name, member]) =>
+		FILE_MEMBERS.has(memberKey(name))
+			? typeof member === 'string'
+				? namesAFile(member, strict, depth + 1)
+				: typeof member === 'number' && !strict
+			: typeof member === 'object' && namesAFile(member, strict, depth + 1),
+	);
+}
