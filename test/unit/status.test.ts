@@ -74,7 +74,9 @@ describe('the default status map', () => {
 		// documented stages on the way (Suno): running, so no word on no list is reported for them
 		['TEXT_SUCCESS', 'running'],
 		['FIRST_SUCCESS', 'running'],
-		['cancel_requested', 'unknown'],
+		// a stop that was only asked for is still under way (Mistral's CANCELLATION_REQUESTED)
+		['cancel_requested', 'running'],
+		['CANCELLATION_REQUESTED', 'running'],
 	])('the vocabulary of real services: %p -> %s', (word, state) => {
 		expect(stateOf(word)).toBe(state);
 	});
@@ -95,7 +97,7 @@ describe('the default status map', () => {
 		['JOB_STATE_FAILED', 'failed'],
 		['JOB_STATE_CANCELLED', 'failed'],
 		['JOB_STATE_EXPIRED', 'failed'],
-		['JOB_STATE_PAUSED', 'unknown'],
+		['JOB_STATE_PAUSED', 'running'],
 		['PIPELINE_STATE_SUCCEEDED', 'succeeded'],
 		// an action under way: OpenAI batches, AWS MediaConvert, DeepL documents, ElevenLabs dubbing
 		['validating', 'running'],
@@ -129,7 +131,7 @@ describe('the default status map', () => {
 		expect(stateOf(word)).toBe(state);
 	});
 
-	it.each([['paused'], ['needs_review'], ['inprogress'], [''], ['completed!']])('an unknown word (%p) is unknown, never guessed', (word) => {
+	it.each([['on_hold'], ['needs_review'], ['inprogress'], [''], ['completed!']])('an unknown word (%p) is unknown, never guessed', (word) => {
 		expect(stateOf(word)).toBe('unknown');
 	});
 
@@ -442,7 +444,7 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 		expect(judgeStatus({ status: 'generating', progress: 40, deckUrl: FILE })).toEqual({ state: 'running', wordState: 'running', word: 'generating', links: [{ path: 'deckUrl', url: FILE }] });
 		expect(judgeStatus({ status: 'failed', progress: 99, deckUrl: FILE })).toMatchObject({ state: 'failed' });
 		expect(judgeStatus({ status: 'processed', progress: 40, deckUrl: FILE })).toMatchObject({ state: 'unknown' });
-		expect(judgeStatus({ status: { code: 'working', percent: '0.4' }, deckUrl: FILE }).state).toBe('unknown');
+		expect(judgeStatus({ status: { code: 'mulling', percent: '0.4' }, deckUrl: FILE }).state).toBe('unknown');
 		// 100 %, a fraction of exactly 1, and no progress at all: the link is the deck
 		for (const progress of [100, 1, '100', undefined]) expect(judgeStatus({ status: 'generating', progress, deckUrl: FILE }).fileToCheck).toMatchObject({ path: 'deckUrl' });
 	});

@@ -4,7 +4,7 @@
  * for an end without output fails it at once, a success word with the deck beside it completes it, and a stage
  * that sounds final is not the end. A failing case names the API and the word.
  */
-import { judgeStatus, type DeckState } from '../../nodes/shared/status';
+import { judgeStatus, normalise, settleFileCheck, type DeckState } from '../../nodes/shared/status';
 import { SERVICE_SHAPES } from '../simulator/services';
 import { STATUS_VOCABULARY, type ApiVocabulary } from '../fixtures/status-vocabulary';
 
@@ -23,14 +23,26 @@ interface Reading {
 }
 
 /**
- * How today's status.ts reads `word` in a record shaped as `row` documents it: the word at `row.wordAt`
- * (nested objects, a number a list index) and, `withDeck`, a deck file link at the record's level. The one
- * place to adapt when the judgement's interface changes.
+ * How status/judge.ts reads `word` in a record shaped as `row` documents it: the word at `row.wordAt` (nested
+ * objects, a number a list index) and, `withDeck`, a deck file link at the record's level, which is there when
+ * the judgement checks it (a word that is no success word is completed only once its file is seen there).
  */
 function readsAs(row: ApiVocabulary, word: string, withDeck = false): Reading {
-	const judgement = judgeStatus(recordWith(row.wordAt, valueOf(row, word), withDeck ? { deckUrl: DECK_FILE } : {}));
+	const judged = judgeStatus(recordWith(row.wordAt, valueOf(row, word), withDeck ? { deckUrl: DECK_FILE } : {}));
+	const judgement = judged.fileToCheck ? settleFileCheck(judged, { there: true }) : judged;
 	return { state: judgement.state, wordState: judgement.wordState, onNoList: (judgement.note ?? '').includes(ON_NO_LIST) };
 }
+
+/**
+ * Words that real APIs document with opposite meanings: Apify's READY is a run not yet started, Mux's `ready`
+ * an asset ready to play. A success word alone is never believed (judge.ts), so such a word keeps the deck
+ * waiting until its file is there, whichever API wrote it.
+ */
+const CONTESTED = new Set(
+	STATUS_VOCABULARY.flatMap((row) => row.succeeded ?? [])
+		.map(normalise)
+		.filter((word) => STATUS_VOCABULARY.some((row) => [...(row.queued ?? []), ...(row.running ?? [])].map(normalise).includes(word))),
+);
 
 /** Google's operations have no word, only `done`: its rows write the JSON booleans as 'true' and 'false'. */
 function valueOf(row: ApiVocabulary, word: string): unknown {
@@ -97,7 +109,13 @@ describe('the status vocabulary of real asynchronous APIs (test/fixtures/status-
 describe('each documented word reads as its documentation says', () => {
 	test.each([...cases('queued', 'is waiting to start'), ...cases('running', 'is still going')])('%s', (_title, row, word) => {
 		const reading = readsAs(row, word);
-		expect({ state: reading.state, onNoList: reading.onNoList }).toEqual({ state: 'running', onNoList: false });
+		// a contested word (a success word elsewhere) is not believed alone: it keeps the deck waiting all the same
+		const waiting = CONTESTED.has(normalise(word)) ? ['running', 'unknown'] : ['running'];
+		expect({ waiting: waiting.includes(reading.state), onNoList: reading.onNoList }).toEqual({ waiting: true, onNoList: false });
+	});
+
+	it('knows which words real APIs contradict each other on (a fixture row that adds one is a decision, see judge.ts)', () => {
+		expect([...CONTESTED]).toEqual(['ready']);
 	});
 
 	test.each(cases('failed', 'ended without its output'))('%s', (_title, row, word) => {

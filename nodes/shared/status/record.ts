@@ -110,11 +110,13 @@ export function membersOf(body: Record<string, unknown>, limit = 24): string[] {
 }
 
 /**
- * How plainly a member's name says it carries the word: `status`, `state`, a name ending in either
- * (`task_status`, `jobStatus`, `deck_state`), `phase`, `finish_reason`. Undefined: not a word member.
+ * How plainly a member's name says it carries the word: a conclusion (`conclusion`, `result_state`: GitHub and
+ * Databricks write how a job ended beside a `status` that only says it ended), `status`, `state`, a name ending
+ * in either (`task_status`, `jobStatus`, `deck_state`), `phase`, `finish_reason`. Undefined: not a word member.
  */
 export function wordRank(name: string): number | undefined {
 	const key = memberKey(name);
+	if (CONCLUSIONS.has(key)) return -1;
 	if (key === 'status') return 0;
 	if (key === 'state') return 1;
 	if (key.endsWith('status')) return 2;
@@ -125,21 +127,30 @@ export function wordRank(name: string): number | undefined {
 	return undefined;
 }
 
+/** Members that say how a job ended, where a status only says that it did (empty until then). */
+const CONCLUSIONS = new Set(['conclusion', 'outcome', 'resultstate', 'resultstatus']);
+
 /** Members of a status object that carry its word (`"status": {"code": "completed", …}`). */
 const INNER_WORD_MEMBERS = ['code', 'name', 'value', 'state', 'status', 'phase'] as const;
 
-/** A word member's word: its text, a text under INNER_WORD_MEMBERS, else a number (as text). */
+/**
+ * A word member's word: its text; in a status object, its conclusion (`state.result_state`), else a text under
+ * INNER_WORD_MEMBERS, else a member named for a state (`state.life_cycle_state`); else a number (as text).
+ */
 export function wordIn(value: unknown): { word: string; inner?: string; text: boolean } | undefined {
 	if (typeof value === 'string') return value.trim() ? { word: value, text: true } : undefined;
 	if (typeof value === 'number' && Number.isFinite(value)) return { word: String(value), text: false };
 	if (typeof value === 'boolean') return { word: String(value), text: false };
 	if (!isRecord(value)) return undefined;
 	let number: { word: string; inner: string; text: boolean } | undefined;
+	const text = (inner: string) => (typeof value[inner] === 'string' && (value[inner] as string).trim() ? { word: value[inner] as string, inner, text: true } : undefined);
+	for (const inner of Object.keys(value)) if (CONCLUSIONS.has(memberKey(inner)) && text(inner)) return text(inner);
 	for (const inner of INNER_WORD_MEMBERS) {
+		if (text(inner)) return text(inner);
 		const found = value[inner];
-		if (typeof found === 'string' && found.trim()) return { word: found, inner, text: true };
 		if (number === undefined && typeof found === 'number' && Number.isFinite(found)) number = { word: String(found), inner, text: false };
 	}
+	for (const inner of Object.keys(value)) if (/(state|status)$/.test(memberKey(inner)) && text(inner)) return text(inner);
 	return number;
 }
 
@@ -157,8 +168,8 @@ export function ownWord(place: Record<string, unknown>): { word: string; path: s
 	return best && { word: best.word, path: best.path, text: best.text };
 }
 
-/** Words an envelope says about the request, not the job (`{"status": "success", "data": {…}}`, JSend). */
-const ENVELOPE_WORDS = new Set(['success', 'ok']);
+/** Words an envelope says about the request, not the job (`{"status": "success", "data": {…}}`, JSend, Kling's `message: "SUCCEED"`). */
+const ENVELOPE_WORDS = new Set(['success', 'ok', 'succeed']);
 
 /** Members that hold files, results or errors: their own status words are about a part, not the deck. */
 export const PART_MEMBERS = /^(results?|outputs?|files?|exports?|downloads?|artifacts?|assets?|deliverables?|formats?|errors?|failures?|links|_links|meta|metadata|usage|credits|base_?resp)$/i;
@@ -167,19 +178,21 @@ export const PART_MEMBERS = /^(results?|outputs?|files?|exports?|downloads?|arti
  * Members whose text is about something else (prose, names, ids, settings, links): never the state, whatever
  * word their text happens to be (a title "Done", a type "error_report").
  */
-const NOT_A_STATE = /^(title|name|displayname|description|message|msg|text|prompt|negativeprompt|caption|label|summary|details?|notes?|comments?|reason|.*reason|.*message|.*msg|id|uuid|.*id|ids|type|kind|format|model|mode|version|.*url|.*uri|href|path|filename|language|locale|voice|style|theme|category|tags?|source|target|operation|method|action|step|task|job|event|object)$/;
+const NOT_A_STATE = /^(title|name|displayname|description|text|prompt|negativeprompt|caption|label|summary|details?|notes?|comments?|reason|.+reason|.+message|.+msg|id|uuid|.*id|ids|type|kind|format|model|mode|version|.*url|.*uri|href|path|filename|language|locale|voice|style|theme|category|tags?|source|target|operation|method|action|step|task|job|event|object)$/;
 
 /** An enum-like value: one to four words of letters and digits joined by `_`, `-` or a space, no prose. */
 const ENUM_LIKE = /^[A-Za-z][A-Za-z0-9]*(?:[ _-][A-Za-z0-9]+){0,3}$/;
 
 /**
- * The state word under a member no list names (Transloadit's `"ok": "ASSEMBLY_EXECUTING"`): the first text
- * member of `place` whose value is enum-like and reads as a word of the vocabulary (its last part included:
- * `PREFIX_WORD`), skipping members named for prose, names and settings.
+ * The state word under a member no list names (Transloadit's `"ok": "ASSEMBLY_EXECUTING"`, sync.ai's `"message":
+ * "rendering"`): the first text member of `place` whose value is enum-like and reads as a word of the vocabulary
+ * (its last part included: `PREFIX_WORD`), skipping members named for prose, names and settings, and an
+ * envelope's words about the request (`"message": "Success"`).
  */
 function unnamedWord(place: Record<string, unknown>, words: StatusWords): { word: string; path: string } | undefined {
 	for (const [name, value] of Object.entries(place)) {
 		if (typeof value !== 'string' || value.length > 48 || !ENUM_LIKE.test(value.trim()) || NOT_A_STATE.test(memberKey(name)) || PART_MEMBERS.test(name)) continue;
+		if (ENVELOPE_WORDS.has(normalise(value))) continue;
 		const reading = classify(value, words);
 		if (reading.state !== 'unknown' || reading.endsInSuccess) return { word: value, path: name };
 	}
@@ -199,21 +212,33 @@ export interface Located {
 	pathMissed?: string;
 }
 
-/** The object members a record may sit in (an envelope's `data`, JSON:API's `data.attributes`, a named record). */
+/**
+ * The object members a record may sit in: an envelope's `data`, JSON:API's `data.attributes`, a named record
+ * (`generation`), the one entry of a list (`{"jobs": [{…}]}`: AWS Batch's DescribeJobs).
+ */
 function* envelopePlaces(body: Record<string, unknown>): Generator<[string, Record<string, unknown>]> {
 	for (const [name, value] of Object.entries(body)) {
-		if (!isRecord(value) || wordRank(name) !== undefined || PART_MEMBERS.test(name)) continue;
+		if (wordRank(name) !== undefined || PART_MEMBERS.test(name)) continue;
+		if (Array.isArray(value) && value.length === 1 && isRecord(value[0])) yield [`${name}[0].`, value[0]];
+		if (!isRecord(value)) continue;
 		yield [`${name}.`, value];
 		if (isRecord(value.attributes)) yield [`${name}.attributes.`, value.attributes];
 	}
 }
 
 /**
+ * The part members that may hold the whole record when nothing else has a word: DashScope's `output` (its
+ * `task_status` and results), a Google operation's `metadata` (its `state`, beside `done`).
+ */
+const RECORD_IN_PART = /^(output|result|metadata)$/i;
+
+/**
  * The deck's record inside a status answer, and its word. With a Status Word Path the word is there (and the
  * record is the object holding it), or there is none. Else the word is wherever the record puts it: the
  * answer's own plainest word member (status, state, task_status, …), else the record inside an envelope
  * (`{code, message: "Success", data: {task_status, …}}`, JSON:API `data.attributes`, any one object member
- * such as `generation`), else an enum-like value of the vocabulary under a member no list names (`ok`), else
+ * such as `generation`, a list's one entry), else an enum-like value of the vocabulary under a member no list
+ * names (`ok`), else a record held in an `output` or `metadata` member (DashScope, Google operations), else
  * none. An envelope's `status: "success"` beside a `data` record with its own word is the envelope's.
  */
 export function locateRecord(body: Record<string, unknown>, words: StatusWords = DEFAULT_STATUS_WORDS, wordPath?: string): Located {
@@ -237,6 +262,11 @@ export function locateRecord(body: Record<string, unknown>, words: StatusWords =
 	for (const [prefix, place] of envelopePlaces(body)) {
 		const inner = unnamedWord(place, words);
 		if (inner) return { record: place, prefix, word: inner.word, path: `${prefix}${inner.path}` };
+	}
+	for (const [name, value] of Object.entries(body)) {
+		if (!RECORD_IN_PART.test(name) || !isRecord(value)) continue;
+		const inner = ownWord(value);
+		if (inner?.text && !ENVELOPE_WORDS.has(normalise(inner.word)) && classify(inner.word, words).state !== 'unknown') return { record: value, prefix: `${name}.`, word: inner.word, path: `${name}.${inner.path}` };
 	}
 	if (own) return { record: body, prefix: '', word: own.word, path: own.path };
 	return typeof body.done === 'boolean' ? { record: body, prefix: '', done: body.done } : { record: body, prefix: '' };

@@ -18,76 +18,121 @@ export interface StatusWords {
 	own?: WordList[];
 }
 
-/** One row of the reference table: a word (normalised) and the APIs that write it. */
+/** One row of the reference table: a word (normalised) and the APIs that write it (test/fixtures/status-vocabulary.ts has their pages). */
 type Written = readonly [word: string, writtenBy: string];
 
 const SUCCEEDED: readonly Written[] = [
-	['completed', 'OpenAI batches and videos, AssemblyAI, Gamma, Presenton, Replicate? (succeeded), Luma, Shotstack? (done), fal (COMPLETED), Leonardo (COMPLETE)'],
-	['complete', 'Leonardo, Ideogram, Bannerbear'],
-	['done', 'Shotstack, D-ID, Google operations (done: true)'],
-	['succeeded', 'Replicate, Runway (SUCCEEDED), Apify, Azure (Succeeded), AWS Step Functions, Creatomate, Vertex AI (JOB_STATE_SUCCEEDED)'],
-	['success', 'SlideSpeak (Celery SUCCESS), Kling? (succeed), Suno (SUCCESS), MiniMax (Success), kie.ai, Stability (finish_reason SUCCESS)'],
-	['successful', 'Mistral batch (SUCCESS), Mux'],
-	['succeed', 'Kling (succeed)'],
-	['ready', 'Mux assets, Synthesia? (complete), Presentations APIs'],
-	['finished', 'CloudConvert jobs and tasks, Databricks, Zamzar? (successful)'],
-	// the job ended with only part of its output (one format failed, the deck did not)
+	['completed', 'OpenAI batches and videos, AssemblyAI, Gamma, Presenton, fal, Luma, Mistral, Google Dataproc, Speechmatics'],
+	['complete', 'Leonardo, Ideogram, Synthesia, Bannerbear, Plus AI'],
+	['done', 'Shotstack, D-ID, Google operations (done: true), SlideForge'],
+	['succeeded', 'Replicate, Runway, Apify, Azure, AWS Step Functions and Batch, Creatomate, Vertex AI (JOB_STATE_SUCCEEDED), DashScope, Document AI'],
+	['success', 'SlideSpeak (Celery), Suno, MiniMax, kie.ai, Stability (finish_reason), Databricks (result_state), GitHub (conclusion)'],
+	['successful', 'Zamzar, Pictory'],
+	['succeed', 'Kling'],
+	['ready', 'Mux assets, Pluslide (Apify writes READY for a run not yet started: a success word alone is never believed, judge.ts)'],
+	['finished', 'CloudConvert, sync.ai, Speechmatics? (done), Magic Hour'],
+	['transcribed', 'Rev AI'],
+	['dubbed', 'ElevenLabs dubbing'],
+	['published', 'Gan.ai'],
+	['ended', 'Anthropic message batches (the results file says how each request went)'],
+	['approved', 'Didit'],
+	['assembly_completed', 'Transloadit (ok: ASSEMBLY_COMPLETED)'],
+];
+
+/** The success words that say the job ended with only part of its output (one format failed, the deck did not). */
+const PARTIAL: readonly Written[] = [
 	['partial', 'the contract’s own reading (a partial deck)'],
 	['partially_completed', 'batch APIs'],
 	['partial_success', 'batch APIs'],
-	['partially_succeeded', 'Vertex AI (JOB_STATE_PARTIALLY_SUCCEEDED), Azure batch'],
+	['partially_succeeded', 'Vertex AI (JOB_STATE_PARTIALLY_SUCCEEDED)'],
+	['partial_failure', 'Sarvam AI dubbing'],
 	['completed_with_errors', 'batch APIs'],
+	['completed_with_failures', 'Cortex batch jobs (completed with failures)'],
+	['success_with_failures', 'Databricks (result_state)'],
+	['succeeded_with_errors', 'Google Dataplex'],
+	['warning', 'BatchX (WARNING), Edlink'],
 ];
 
 const FAILED: readonly Written[] = [
-	['failed', 'OpenAI, Replicate, Runway, Gamma, Apify, Vertex AI, AWS, Azure, Creatomate, HeyGen, fal'],
-	['failure', 'SlideSpeak (Celery FAILURE)'],
+	['failed', 'OpenAI, Replicate, Runway, Gamma, Apify, Vertex AI, AWS, Azure, Creatomate, HeyGen, Mistral, DashScope, Databricks'],
+	['failure', 'SlideSpeak (Celery FAILURE), GitHub (conclusion)'],
 	['fail', 'MiniMax (Fail), kie.ai (fail)'],
-	['error', 'AssemblyAI, Presenton, D-ID, CloudConvert, Kling? (failed), Rev.ai? (failed), Stability (finish_reason ERROR)'],
-	['errored', 'Plainly, webhook-style APIs'],
-	['cancelled', 'OpenAI batches, Replicate (canceled), Vertex AI (JOB_STATE_CANCELLED), Azure (Canceled)'],
-	['canceled', 'Replicate, Azure, OpenAI, Transloadit (ASSEMBLY_CANCELED)'],
-	['expired', 'OpenAI batches, Vertex AI (JOB_STATE_EXPIRED)'],
-	['rejected', 'D-ID, moderation verdicts'],
-	['timed_out', 'Apify (TIMED-OUT), AWS Step Functions (TIMED_OUT), Azure (TimedOut)'],
-	['timedout', 'a one-word spelling of timed out'],
+	['error', 'AssemblyAI, Presenton, D-ID, CloudConvert, Synthesia, Gladia, Stability (finish_reason ERROR)'],
+	['errored', 'Bannerbear-style webhooks, Keyframe'],
+	['cancelled', 'OpenAI batches, Vertex AI (JOB_STATE_CANCELLED), GitHub (conclusion), Document AI'],
+	['canceled', 'Replicate, Azure, OpenAI fine-tuning, DashScope, Databricks'],
+	['expired', 'OpenAI batches, Vertex AI (JOB_STATE_EXPIRED), Anthropic, Didit'],
+	['rejected', 'D-ID, Synthesia (rejected during moderation)'],
+	['declined', 'Didit'],
+	['timed_out', 'Apify (TIMED-OUT), AWS Step Functions (TIMED_OUT), Azure (TimedOut), RunPod'],
+	['timedout', 'Databricks (TIMEDOUT)'],
 	['timeout', 'fal and queue APIs'],
 	['aborted', 'Apify (ABORTED), AWS Step Functions'],
 	['killed', 'job schedulers'],
-	['terminated', 'Databricks, Step Functions activities'],
-	['abandoned', 'queue APIs'],
+	['terminated', 'Databricks tasks, AWS RoboMaker'],
+	['abandoned', 'Didit'],
 	['revoked', 'SlideSpeak (Celery REVOKED)'],
 	['crashed', 'platform runs'],
 	['interrupted', 'platform runs'],
+	['stopped', 'Cortex batch jobs'],
+	['deleted', 'Sarvam AI dubbing'],
+	['skipped', 'Databricks (a run that never ran), GitHub (conclusion)'],
+	['excluded', 'Databricks (result_state)'],
+	['disabled', 'Databricks (result_state)'],
+	['maximum_concurrent_runs_reached', 'Databricks (result_state)'],
+	['out_of_memory', 'BatchX, Cortex (out of memory)'],
+	['invalid_output', 'BatchX'],
+	['not_found', 'Black Forest Labs (Task not found: the task is gone)'],
+	['unknown', 'Bria (an internal error), DashScope and Tripo (the task does not exist or has expired)'],
 	['content_filtered', 'Stability (finish_reason CONTENT_FILTERED)'],
-	['moderated', 'moderation verdicts (Content Moderated)'],
-	['banned', 'Midjourney proxies (a banned prompt)'],
+	['moderated', 'Black Forest Labs (Content Moderated, Request Moderated)'],
+	['banned', 'Tripo, Midjourney proxies (a banned prompt)'],
 ];
 
 const RUNNING: readonly Written[] = [
-	['queued', 'OpenAI videos, AssemblyAI, Runway (QUEUED), Luma, Shotstack'],
-	['pending', 'Gamma, Presenton, Runway (PENDING), Suno, Mux? (preparing)'],
-	['processing', 'Replicate, AssemblyAI, Kling, HeyGen, CloudConvert'],
-	['running', 'Runway, Apify, Vertex AI, Azure, Step Functions'],
-	['in_progress', 'OpenAI batches and videos, fal (IN_PROGRESS), Azure (InProgress)'],
-	['generating', 'the contract’s own reading'],
+	['queued', 'OpenAI videos, AssemblyAI, Runway, Luma, Shotstack, Databricks, GitHub'],
+	['pending', 'Gamma, Presenton, Runway, Suno, DashScope, AWS Batch, PiAPI'],
+	['processing', 'Replicate, AssemblyAI, Kling, HeyGen, CloudConvert, Gladia'],
+	['running', 'Runway, Apify, Vertex AI, Azure, Step Functions, DashScope, AWS Batch, Databricks'],
+	['in_progress', 'OpenAI batches and videos, fal (IN_PROGRESS), Azure (InProgress), Synthesia, Didit'],
+	['generating', 'the contract’s own reading, kie.ai'],
 	['started', 'SlideSpeak (Celery STARTED), D-ID'],
 	['created', 'D-ID, Transloadit'],
-	['accepted', 'asynchronous request APIs (202 Accepted)'],
-	['submitted', 'Kling (submitted), AWS Batch (SUBMITTED)'],
+	['accepted', 'asynchronous request APIs (202 Accepted), Document AI'],
+	['submitted', 'Kling, AWS Batch (SUBMITTED), Amazon Transcribe? (QUEUED)'],
+	['requested', 'GitHub (status), and every cancel or stop that was only asked for (CANCELLATION_REQUESTED)'],
 	['sent', 'SlideSpeak (Celery SENT)'],
 	['received', 'queue APIs'],
 	['scheduled', 'schedulers'],
-	['waiting', 'CloudConvert, Creatomate, Suno'],
-	['starting', 'Replicate'],
+	['waiting', 'CloudConvert, Creatomate, Suno, Databricks (WAITING_FOR_RETRY), GitHub'],
+	['wait', 'kie.ai Runway'],
+	['starting', 'Replicate, AWS Batch'],
 	['preparing', 'Mux, MiniMax (Preparing)'],
 	['queueing', 'MiniMax (Queueing)'],
+	['queuing', 'kie.ai'],
+	['enqueuing', 'Cortex'],
 	['in_queue', 'fal (IN_QUEUE)'],
-	['rendering', 'Creatomate, Shotstack'],
+	['staged', 'PiAPI, apiframe'],
+	['runnable', 'AWS Batch'],
+	['creating', 'Amazon Athena'],
+	['planned', 'Creatomate'],
+	['planning', 'Keyframe'],
+	['rendering', 'Creatomate, Shotstack, sync.ai'],
+	['transcribing', 'Creatomate'],
+	['fetching', 'Shotstack'],
+	['saving', 'Shotstack'],
+	['working', 'Edlink'],
+	['progress', 'useapi.net'],
 	['retry', 'SlideSpeak (Celery RETRY)'],
 	['retrying', 'queue APIs'],
 	['dreaming', 'Luma'],
 	['throttled', 'Runway (THROTTLED)'],
+	['blocked', 'Databricks (life_cycle_state BLOCKED: waiting on an upstream run)'],
+	['paused', 'Vertex AI (JOB_STATE_PAUSED)'],
+	['pending_redrive', 'AWS Step Functions'],
+	['in_review', 'Didit'],
+	['awaiting_user', 'Didit'],
+	['resubmitted', 'Didit'],
 	// a transition: the terminal word comes next
 	['timing_out', 'Apify (TIMING-OUT)'],
 	['aborting', 'Apify (ABORTING)'],
@@ -95,17 +140,19 @@ const RUNNING: readonly Written[] = [
 	['canceling', 'Azure (Canceling), Replicate'],
 	['terminating', 'Databricks'],
 	['stopping', 'platform runs'],
+	['completing', 'AWS RoboMaker (Completing)'],
 	// an action under way
-	['not_started', 'Azure (NotStarted)'],
+	['not_started', 'Azure (NotStarted), Sarvam, Didit'],
 	['not_start', 'Kling (NOT_START)'],
 	['progressing', 'AWS MediaConvert (PROGRESSING)'],
-	['validating', 'OpenAI batches'],
+	['validating', 'OpenAI batches and fine-tuning'],
 	['finalizing', 'OpenAI batches'],
 	['finalising', 'a British spelling of finalizing'],
 	['updating', 'Vertex AI'],
 	['initializing', 'platform runs'],
 	['initialising', 'a British spelling of initializing'],
-	['uploading', 'Transloadit (ASSEMBLY_UPLOADING)'],
+	['uploading', 'Transloadit (ASSEMBLY_UPLOADING), BatchX (UPLOADING_OUTPUT)'],
+	['downloading', 'BatchX (DOWNLOADING_INPUT)'],
 	['executing', 'Transloadit (ASSEMBLY_EXECUTING)'],
 	['exporting', 'slide and video APIs'],
 	['converting', 'conversion APIs'],
@@ -120,7 +167,7 @@ const wordsOf = (rows: readonly Written[]): string[] => rows.map(([word]) => wor
 
 /** The built-in vocabulary, normalised (see `normalise`). */
 export const DEFAULT_STATUS_WORDS: StatusWords = {
-	succeeded: wordsOf(SUCCEEDED),
+	succeeded: [...wordsOf(SUCCEEDED), ...wordsOf(PARTIAL)],
 	failed: wordsOf(FAILED),
 	running: wordsOf(RUNNING),
 };
@@ -129,14 +176,23 @@ export const DEFAULT_STATUS_WORDS: StatusWords = {
  * The success words that say the job ended with only part of its output (one format failed, the deck
  * did not). With the deck to hand over they are completed, with a note; with nothing, failed.
  */
-export const PARTIAL_WORDS = new Set(DEFAULT_STATUS_WORDS.succeeded.filter((word) => word.startsWith('partial') || word.endsWith('_with_errors')));
+export const PARTIAL_WORDS = new Set(wordsOf(PARTIAL));
 
 /**
  * The last part of a compound failure word (`GENERATE_AUDIO_FAILED`, `Content Moderated`, `job-killed`,
- * `user_cancelled`): the built-in failed words that can end a compound (`fail` is too short to, `timedout`
- * is one part already).
+ * `user_cancelled`, `CALLBACK_EXCEPTION`): the built-in one-part failed words (`fail` is too short to end a
+ * compound, and `unknown` or `disabled` say nothing there), and a few more that only end one.
  */
-const FAILED_ENDINGS = new Set([...DEFAULT_STATUS_WORDS.failed.filter((word) => word !== 'fail' && !word.includes('_')), 'filtered', 'refused', 'denied', 'declined']);
+const FAILED_ENDINGS = new Set([
+	...DEFAULT_STATUS_WORDS.failed.filter((word) => !word.includes('_') && !['fail', 'unknown', 'disabled', 'excluded', 'skipped', 'deleted'].includes(word)),
+	'filtered', 'refused', 'denied', 'exception', 'exceeded',
+]);
+
+/** The first part of a compound that says it ended without its output (`FAILED_VALIDATION`, `TIMEOUT_EXCEEDED`, `INVALID_INPUT`). */
+const FAILED_OPENINGS = new Set(['failed', 'failure', 'error', 'timeout', 'cancelled', 'canceled', 'aborted', 'rejected', 'expired', 'invalid']);
+
+/** Parts that say a stop is still under way (`cancelling`, `retrying`): a compound holding one is still going. */
+const UNDER_WAY = new Set(['cancelling', 'canceling', 'aborting', 'terminating', 'stopping', 'timing', 'retrying', 'retry', 'requested']);
 
 /** First parts that turn a compound around (`no_error`, `not_failed`): never a failure word. */
 const NEGATIONS = new Set(['no', 'not', 'non', 'without']);
@@ -197,12 +253,15 @@ const listOf = (word: string, words: StatusWords): WordList | undefined =>
 
 /**
  * A word's state. The whole word first (on the lists, also after an enum's type name: `JOB_STATE_CANCELLED`,
- * `TASK_STATUS_RUNNING`); then its last parts, split at spaces, `_`, `-` and case changes: a word whose last
- * parts are a running word is running (`ASSEMBLY_EXECUTING`); one that ends in a failure word is failed
- * (`Content Moderated`, `GENERATION_CANCELLED`, `job-killed`), unless a part says the job is still going
- * (`cancelling`: running) or the word is negated (`no_error`), and only while the Failed list is the built-in
- * one (a user's own list says exactly which words fail). Nothing else is guessed: a word on no list stays
- * unknown, so the nodes can say which word the service keeps sending.
+ * `TASK_STATUS_RUNNING`); then its parts, split at spaces, `_`, `-` and case changes: a word that ends in a
+ * running word is running (`ASSEMBLY_EXECUTING`, `WAITING_FOR_RETRY`); one that ends in a failure word is failed
+ * (`Content Moderated`, `GENERATION_CANCELLED`, `job-killed`), and so is one that opens with one
+ * (`FAILED_VALIDATION`, `TIMEOUT_EXCEEDED`, `failed while enqueuing`: the opening says what, the rest when), unless a part says a stop is still under way (`cancelling`,
+ * `retrying`: running) or the word is negated (`no_error`), and only while the Failed list is the built-in one
+ * (a user's own list says exactly which words fail); a word holding a running word anywhere is running
+ * (`DOWNLOADING_INPUT`). A compound ending in a success word (`ASSEMBLY_COMPLETED`, but also Suno's stage
+ * `FIRST_SUCCESS`) is not believed as one: `unknown`, `endsInSuccess`, so the deck's file decides. Nothing else
+ * is guessed: a word on no list stays unknown, so the nodes can say which word the service keeps sending.
  */
 export function classify(word: string | undefined, words: StatusWords = DEFAULT_STATUS_WORDS): WordReading {
 	if (word === undefined) return { state: 'unknown' };
@@ -214,18 +273,21 @@ export function classify(word: string | undefined, words: StatusWords = DEFAULT_
 	}
 	const parts = (enumPrefix ? enumPrefix[1] : normalised).split('_').filter(Boolean);
 	if (parts.length < 2 || NEGATIONS.has(parts[0])) return { state: 'unknown' };
+	const builtInFailures = !words.own?.includes('failed');
+	const underWay = parts.find((part) => UNDER_WAY.has(part));
+	const failed = (canonical: string): WordReading => (underWay ? { state: 'running', canonical: underWay, compound: true } : { state: 'failed', canonical, compound: true });
+	// an opening failure says what happened, the rest when (`failed while enqueuing`, `ERROR_PROCESSING`)
+	if (builtInFailures && FAILED_OPENINGS.has(parts[0])) return failed(parts[0]);
 	// the longest ending that is a list word (`..._in_progress`, `..._timed_out`)
 	for (let from = 1; from < parts.length; from++) {
 		const ending = parts.slice(from).join('_');
 		const list = listOf(ending, words);
 		if (list === 'running') return { state: 'running', canonical: ending, compound: true };
 		if (list === 'succeeded') return { state: 'unknown', canonical: ending, compound: true, endsInSuccess: true };
-		if (list === 'failed' || (!words.own?.includes('failed') && from === parts.length - 1 && FAILED_ENDINGS.has(ending))) {
-			// a part that says the job is still going (`cancelling_failed_task`) keeps it running
-			const going = parts.slice(0, from).find((part) => listOf(part, words) === 'running');
-			return going ? { state: 'running', canonical: going, compound: true } : { state: 'failed', canonical: ending, compound: true };
-		}
+		if (list === 'failed' || (builtInFailures && from === parts.length - 1 && FAILED_ENDINGS.has(ending))) return failed(ending);
 	}
+	const running = parts.find((part) => listOf(part, words) === 'running');
+	if (running) return { state: 'running', canonical: running, compound: true };
 	return { state: 'unknown' };
 }
 
