@@ -106,9 +106,13 @@ describe('putDeckLinks', () => {
 		expect(again).toEqual(found);
 	});
 
-	test('no link found: what was there stays where it was', () => {
-		const item: Record<string, unknown> = { deckUrl: 'kept' };
-		putDeckLinks(item, { links: [] }, { deckUrl: 'kept' }, 'input');
-		expect(item).toEqual({ deckUrl: 'kept', links: [] });
+	test('no deck file found: deckUrl is the deck or nothing, so what was there moves beside ours under the source\'s name', () => {
+		const item: Record<string, unknown> = { deckUrl: 'https://app/decks/1' };
+		putDeckLinks(item, { links: [] }, { deckUrl: 'https://app/decks/1' }, 'input');
+		expect(item).toEqual({ inputDeckUrl: 'https://app/decks/1', links: [] });
+		// an earlier Deck Generator node's own deckUrl (beside its links list) is simply gone
+		const ours: Record<string, unknown> = { deckUrl: 'https://s/old.pptx' };
+		putDeckLinks(ours, { links: [] }, { links: [{ path: 'deckUrl', url: 'https://s/old.pptx' }], deckUrl: 'https://s/old.pptx' }, 'input');
+		expect(ours).toEqual({ links: [] });
 	});
 });

@@ -50,12 +50,14 @@ describe('Deck Generator Wait: description', () => {
 			downloadFile: false,
 			downloadLink: '',
 			failedWords: '',
+			failureReasonPath: '',
 			maxDownloadMb: 100,
 			maxWaitMinutes: 60,
 			pollIntervalSeconds: 5,
 			runningWords: '',
 			// off: a workflow saved before the option keeps the full item
 			simplify: false,
+			statusWordPath: '',
 			succeededWords: '',
 		});
 	});

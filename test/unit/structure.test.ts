@@ -227,19 +227,21 @@ describe('the panels a person meets (node version 1.1, and 1 as saved workflows 
 		expect(taskId.default).toBe('={{ $json.taskId }}');
 	});
 
-	test('Wait node: download options only while Download File is on; Poll Interval shows 5, not 5.000', () => {
+	test('Wait node: download options only while Download File is on (File Link Path always: it counts for the state); Poll Interval shows 5, not 5.000', () => {
 		const options = wait.properties.find((p) => p.name === 'options')!.options as INodeProperties[];
 		const offered = (values: INodeParameters) =>
 			options.filter((option) => NodeHelpers.displayParameter(values, option, { typeVersion: 1.1 }, wait, { mode: 'waitUntilDone', options: values })).map((o) => o.name);
-		const download = ['binaryPropertyName', 'downloadLink', 'maxDownloadMb'];
+		expect(offered({})).toEqual(expect.arrayContaining(['downloadLink', 'statusWordPath', 'failureReasonPath']));
+		const download = ['binaryPropertyName', 'maxDownloadMb'];
 		expect(offered({})).not.toEqual(expect.arrayContaining([download[0]]));
 		expect(offered({}).filter((name) => download.includes(name))).toEqual([]);
 		expect(offered({ downloadFile: true }).filter((name) => download.includes(name))).toEqual(download);
 		const poll = options.find((o) => o.name === 'pollIntervalSeconds')!;
 		expect(poll.typeOptions?.numberPrecision).toBeUndefined();
 		const link = options.find((o) => o.name === 'downloadLink')!;
-		expect(link.displayName).toBe('Download Link Path');
-		expect(link.description).toMatch(/path in the item's links/);
+		// named downloadLink since 0.1 (saved workflows keep their value); a path into the record since issue 39
+		expect(link.displayName).toBe('File Link Path');
+		expect(link.description).toMatch(/dot path into the status record/);
 	});
 
 	test('credential: Base URL starts empty with a placeholder and says where it comes from; the API Key says Test needs credits:read', () => {
