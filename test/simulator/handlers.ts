@@ -1,8 +1,11 @@
 // The API handlers. They run after the pipeline (server.ts) has authenticated the key, checked its scope and
 // rate buckets, validated the body and claimed the Idempotency-Key; each decides and, when it spends, charges.
+import type { IncomingHttpHeaders } from 'node:http';
+
 import type { KeyRecord, Principal } from './accounts';
 import { parseScopes } from './auth';
 import { iso, startOfNextMonth } from './clock';
+import { INTERMEDIATE_AUDIO, PREVIEW_PNG, inputDocument, servedDeckFile, type DeckFormat, type ServedFile } from './deckfiles';
 import { deckState, endingOf, type Deck } from './decks';
 import { checkFile, fileIssue, sha256 } from './materials';
 import type { Part } from './multipart';
@@ -18,6 +21,7 @@ import {
 } from './payments';
 import { DEFAULT_SLIDE_COUNT, priceDrift, quoteCreate, quoteRevision, quoteTranslation } from './pricing';
 import { conflict, notFound, problem, validationFailed, type ValidationIssue } from './problem';
+import { contentRange, rangeOf, unsatisfiedRange } from './ranges';
 import { json, raw, type Reply } from './reply';
 import { FAILURE_REASONS, PARTIAL_REASON, serviceCreated, serviceStatus, type DeckView, type ServiceAnswer } from './services';
 import type { SimState } from './state';
@@ -33,6 +37,8 @@ export interface Call {
 	parts: Part[];
 	idempotencyKey?: string;
 	now: number;
+	/** The request's headers (a file read's Range). */
+	headers: IncomingHttpHeaders;
 }
 
 const APP = 'https://app.deckgen.example';
@@ -184,7 +190,7 @@ export function getStatus(call: Call): Reply {
 		...(alternate ? { webUrl: `${APP}/decks/${deck.taskId}` } : {}),
 		...(s.phase === 'succeeded' || (s.phase === 'running' && state.profile.linksWhileRunning)
 			? state.profile.statusLinks === 'hal'
-				? halLinks(state, deck)
+				? halLinks(state, deck, now)
 				: resultLinks(state, deck, now)
 			: {}),
 		...(s.phase === 'succeeded' && deck.video ? { videoUrl: `${APP}/decks/${deck.taskId}/video?version=${deck.version}` } : {}),
@@ -198,9 +204,6 @@ export function getStatus(call: Call): Reply {
 function answered(answer: ServiceAnswer): Reply {
 	return answer.body ? json(answer.status, answer.body) : { status: answer.status, headers: {}, body: { kind: 'empty' } };
 }
-
-/** A small PNG (its signature and an IHDR), what a preview image is here. */
-const PREVIEW_PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452000000100000000908060000', 'hex'), Buffer.alloc(64, 0)]);
 
 /** What a service shape may say about a deck now (services.ts): its phase, how it ends, its links. */
 function deckView(state: SimState, deck: Deck, now: number): DeckView {
@@ -217,9 +220,11 @@ function deckView(state: SimState, deck: Deck, now: number): DeckView {
 		progress: s.progress,
 		createdAt: deck.createdAt,
 		updatedAt: s.updatedAt,
-		pptx: () => fileUrl(state, deck, 'pptx'),
-		pdf: () => (partial ? undefined : fileUrl(state, deck, 'pdf')),
+		pptx: () => fileUrl(state, deck, 'pptx', now),
+		pdf: () => (partial ? undefined : fileUrl(state, deck, 'pdf', now)),
 		preview: (n) => state.storage.put(`/decks/${deck.taskId}/v${deck.version}/preview-${n}.png`, { data: PREVIEW_PNG, contentType: 'image/png' }),
+		input: () => state.storage.put(`/inputs/${deck.taskId}/brief.docx`, inputDocument(deck.taskId)),
+		audio: () => state.storage.put(`/decks/${deck.taskId}/v${deck.version}/narration.wav`, INTERMEDIATE_AUDIO),
 		appPage: `${APP}/decks/${deck.taskId}`,
 		statusUrl: `${state.publicUrl}/v1/decks/${encodeURIComponent(deck.taskId)}/status`,
 	};
@@ -240,30 +245,35 @@ function failureRecord(state: SimState, deck: Deck): Record<string, unknown> {
 	}
 }
 
-export type DeckFormat = 'pptx' | 'pdf';
-
-export const DECK_FILE_TYPES: Record<DeckFormat, string> = {
-	pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-	pdf: 'application/pdf',
-};
-
-/** The bytes of a finished deck file: deterministic per deck, version and format, `deckFileBytes` long. */
-export function deckFile(state: SimState, deck: Deck, format: DeckFormat): Buffer {
-	const head = Buffer.from(format === 'pdf' ? `%PDF-1.7\n% deck ${deck.taskId} v${deck.version}\n` : `PK\u0003\u0004deck ${deck.taskId} v${deck.version} `);
-	const size = Math.max(head.length, state.deckFileBytes);
-	const data = Buffer.alloc(size, 0x20);
-	head.copy(data);
-	return data;
-}
-
 export function deckFileName(deck: Deck, format: DeckFormat): string {
 	return `deck-${deck.taskId}-v${deck.version}.${format}`;
 }
 
-/** Where the finished files are: on the API's origin (bearer) or presigned on the storage origin. */
-function fileUrl(state: SimState, deck: Deck, format: DeckFormat): string {
+/**
+ * Whether a deck's file is at its address now: once the deck succeeded (a partial deck's pdf never), or, with
+ * `fileWhileRunning: 'ready'`, already before it is done (a service whose word lags its file). A failed deck's
+ * file never is, whatever its record links.
+ */
+function fileIsThere(state: SimState, deck: Deck, format: DeckFormat, now: number): boolean {
+	const phase = deckState(deck, now).phase;
+	if (format === 'pdf' && deck.job.partial && phase === 'succeeded') return false;
+	return phase === 'succeeded' || ((phase === 'queued' || phase === 'running') && state.profile.fileWhileRunning === 'ready');
+}
+
+/** What the deck's file address serves once the file is there: the deck's bytes, or the profile's `fileContent`. */
+function servedFile(state: SimState, deck: Deck, format: DeckFormat): ServedFile {
+	return servedDeckFile(state.profile.fileContent, deck.taskId, deck.version, format, state.deckFileBytes);
+}
+
+/**
+ * Where the deck's files are: on the API's origin (bearer) or presigned on the storage origin. A link can be
+ * given before its file exists (a running record that names its future file): the API answers 404 until then,
+ * and so does the storage, whose object is put only once the file is there.
+ */
+function fileUrl(state: SimState, deck: Deck, format: DeckFormat, now: number): string {
 	if (state.profile.fileLinks === 'storage') {
-		return state.storage.put(`/decks/${deck.taskId}/v${deck.version}/${deckFileName(deck, format)}`, { data: deckFile(state, deck, format), contentType: DECK_FILE_TYPES[format] });
+		const objectPath = `/decks/${deck.taskId}/v${deck.version}/${deckFileName(deck, format)}`;
+		return fileIsThere(state, deck, format, now) ? state.storage.put(objectPath, servedFile(state, deck, format)) : state.storage.urlFor(objectPath);
 	}
 	const path = `/v1/decks/${encodeURIComponent(deck.taskId)}/files/deck.${format}`;
 	if (state.profile.fileLinks === 'api-relative') return path;
@@ -276,20 +286,20 @@ function fileUrl(state: SimState, deck: Deck, format: DeckFormat): string {
  * HAL-style members named as the nodes name theirs: `links` (an object of `{href}`, the files among them) and
  * `deckUrl`, here the deck's page in the app, not its file.
  */
-function halLinks(state: SimState, deck: Deck): Record<string, unknown> {
+function halLinks(state: SimState, deck: Deck, now: number): Record<string, unknown> {
 	return {
 		links: {
 			self: { href: `/v1/decks/${encodeURIComponent(deck.taskId)}/status` },
-			file: { href: fileUrl(state, deck, 'pptx') },
-			pdf: { href: fileUrl(state, deck, 'pdf') },
+			file: { href: fileUrl(state, deck, 'pptx', now) },
+			pdf: { href: fileUrl(state, deck, 'pdf', now) },
 		},
 		deckUrl: `${APP}/decks/${deck.taskId}`,
 	};
 }
 
 function resultLinks(state: SimState, deck: Deck, now: number): Record<string, unknown> {
-	const pptx = fileUrl(state, deck, 'pptx');
-	const pdf = fileUrl(state, deck, 'pdf');
+	const pptx = fileUrl(state, deck, 'pptx', now);
+	const pdf = fileUrl(state, deck, 'pdf', now);
 	switch (state.profile.resultLinks) {
 		case 'deckUrl':
 			return { deckUrl: pptx };
@@ -302,19 +312,33 @@ function resultLinks(state: SimState, deck: Deck, now: number): Record<string, u
 	}
 }
 
-/** `GET /v1/decks/{taskId}/files/{name}`: the file itself (bearer), or a 302 to its presigned copy. */
+/**
+ * `GET /v1/decks/{taskId}/files/{name}`: the file itself (bearer), or a 302 to its presigned copy; 404 (problem)
+ * until the file is there and forever for a failed deck. One range is answered 206 as S3 does (ranges.ts).
+ */
 export function getDeckFile(call: Call): Reply {
 	const { state, principal, now } = call;
 	const deck = state.decks.visible(call.params.taskId, principal.id);
 	const format = /^deck\.(pptx|pdf)$/.exec(call.params.name)?.[1] as DeckFormat | undefined;
-	// a partial deck's pdf failed: only its pptx is there
-	if (!deck || !format || deckState(deck, now).phase !== 'succeeded' || (format === 'pdf' && deck.job.partial)) return notFound();
+	if (!deck || !format || !fileIsThere(state, deck, format, now)) return notFound();
+	const served = servedFile(state, deck, format);
 	if (state.profile.fileLinks === 'redirect') {
-		const location = state.storage.put(`/decks/${deck.taskId}/v${deck.version}/${deckFileName(deck, format)}`, { data: deckFile(state, deck, format), contentType: DECK_FILE_TYPES[format] });
+		const location = state.storage.put(`/decks/${deck.taskId}/v${deck.version}/${deckFileName(deck, format)}`, served);
 		return { status: 302, headers: { location }, body: { kind: 'empty' } };
 	}
-	const headers: Record<string, string> = state.profile.fileDisposition ? { 'content-disposition': `attachment; filename="${deckFileName(deck, format)}"` } : {};
-	return raw(200, DECK_FILE_TYPES[format], deckFile(state, deck, format), headers);
+	const headers: Record<string, string> = { 'accept-ranges': 'bytes', ...(state.profile.fileDisposition ? { 'content-disposition': `attachment; filename="${deckFileName(deck, format)}"` } : {}) };
+	const part = rangeOf(call.headers.range, served.data.length);
+	if (part.kind === 'unsatisfiable') {
+		return problem(416, 'range_not_satisfiable', {
+			detail: `The file is ${served.data.length} bytes; the requested range starts past its end.`,
+			retryable: false,
+			headers: { 'content-range': unsatisfiedRange(served.data.length) },
+		});
+	}
+	if (part.kind === 'part') {
+		return raw(206, served.contentType, served.data.subarray(part.start, part.end + 1), { ...headers, 'content-range': contentRange(part.start, part.end, served.data.length) });
+	}
+	return raw(200, served.contentType, served.data, headers);
 }
 
 /** Whether the deck's state lets a follow-up job start: a failed deck is terminal; a running one is busy. */
