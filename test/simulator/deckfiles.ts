@@ -3,7 +3,7 @@
 // input document the job started from), and what a misconfigured host serves at a deck's address instead
 // (choice `fileContent`: a sign-in page, an image, an S3 error document with a 200). Deterministic per deck,
 // version, format and size, so tests can compare bytes run to run.
-import { zip, zipOverhead, type ZipEntry } from './zip';
+import { zip, zipEntries, zipEntryData, type ZipEntry } from './zip';
 
 export type DeckFormat = 'pptx' | 'pdf';
 
@@ -20,45 +20,38 @@ export interface ServedFile {
 	contentType: string;
 }
 
-const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const PACKAGE_RELS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const OFFICE_DOCUMENT = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument';
-const PRESENTATION_NS = 'xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
 
-const xml = (text: string) => Buffer.from(XML_HEAD + text, 'utf8');
+// (the XML declaration is optional: left out, so a deck fits the small `deckFileBytes` tests use)
+const xml = (text: string) => Buffer.from(text, 'utf8');
 
-/** An Office Open XML package: content types, the package relationship to its main part, its parts. */
-function officePackage(mainPart: string, mainType: string, parts: ZipEntry[], overrides: Array<[string, string]> = []): ZipEntry[] {
-	const types = [[`/${mainPart}`, mainType], ...overrides].map(([part, type]) => `<Override PartName="${part}" ContentType="${type}"/>`).join('');
+/** An Office Open XML package: content types, the package relationship to its main part, the main part. */
+function officePackage(mainPart: string, mainType: string, main: Buffer): ZipEntry[] {
 	return [
 		{
 			name: '[Content_Types].xml',
 			data: xml(
 				'<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
 					'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-					`<Default Extension="xml" ContentType="application/xml"/>${types}</Types>`,
+					`<Override PartName="/${mainPart}" ContentType="${mainType}"/></Types>`,
 			),
 		},
 		{ name: '_rels/.rels', data: xml(`<Relationships xmlns="${PACKAGE_RELS}"><Relationship Id="rId1" Type="${OFFICE_DOCUMENT}" Target="${mainPart}"/></Relationships>`) },
-		...parts,
+		{ name: mainPart, data: main },
 	];
 }
 
-/** The PPTX of a deck version: four stored entries, its slide padded with whitespace to `size` bytes (at least its minimum). */
+const PRESENTATION = 'ppt/presentation.xml';
+const PRESENTATION_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml';
+
+/** The PPTX of a deck version: three stored entries, the presentation padded with whitespace to `size` bytes (at least its minimum). */
 function pptx(taskId: string, version: number, size: number): Buffer {
-	const presentation: ZipEntry = {
-		name: 'ppt/presentation.xml',
-		data: xml(`<p:presentation ${PRESENTATION_NS}><!-- deck ${taskId} version ${version} --><p:sldSz cx="12192000" cy="6858000"/></p:presentation>`),
-	};
-	const slideName = 'ppt/slides/slide1.xml';
-	const slide = xml(`<p:sld ${PRESENTATION_NS}><p:cSld name="Deck ${taskId} v${version}"><p:spTree/></p:cSld></p:sld>`);
-	const entries = officePackage('ppt/presentation.xml', 'application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml', [presentation], [
-		['/ppt/slides/slide1.xml', 'application/vnd.openxmlformats-officedocument.presentationml.slide+xml'],
-	]);
-	const used = zipOverhead([...entries.map((e) => e.name), slideName]) + entries.reduce((sum, e) => sum + e.data.length, 0) + slide.length;
-	// whitespace after the root element is allowed in XML: the slide carries the padding
-	const padded = size > used ? Buffer.concat([slide, Buffer.alloc(size - used, 0x20)]) : slide;
-	return zip([...entries, { name: slideName, data: padded }]);
+	const presentation = xml(`<p:presentation xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"><!-- deck ${taskId} v${version} --></p:presentation>`);
+	const used = zip(officePackage(PRESENTATION, PRESENTATION_TYPE, presentation)).length;
+	// whitespace after the root element is allowed in XML: the presentation part carries the padding
+	const padded = size > used ? Buffer.concat([presentation, Buffer.alloc(size - used, 0x20)]) : presentation;
+	return zip(officePackage(PRESENTATION, PRESENTATION_TYPE, padded));
 }
 
 /** The PDF of a deck version: a catalog, an empty page tree, the deck named in a comment, padded to `size` bytes. */
@@ -108,12 +101,9 @@ export const INTERMEDIATE_AUDIO: ServedFile = (() => {
 
 /** The input document a job started from (a DOCX: a ZIP, but no presentation in it), as some records link it. */
 export function inputDocument(taskId: string): ServedFile {
-	const document: ZipEntry = {
-		name: 'word/document.xml',
-		data: xml(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Brief for deck ${taskId}</w:t></w:r></w:p></w:body></w:document>`),
-	};
+	const document = xml(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Brief for deck ${taskId}</w:t></w:r></w:p></w:body></w:document>`);
 	return {
-		data: zip(officePackage('word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml', [document])),
+		data: zip(officePackage('word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml', document)),
 		contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 	};
 }
@@ -144,4 +134,24 @@ export function servedDeckFile(content: FileContent, taskId: string, version: nu
 		case 'xml-error':
 			return { data: Buffer.from(noSuchKeyXml(`decks/${taskId}/v${version}/deck.${format}`)), contentType: 'application/xml' };
 	}
+}
+
+/** What a reader finds in a file's bytes: a PPTX (a ZIP whose central directory names a presentation), a PDF, or neither. */
+export type DeckFileReading =
+	| { format: 'pptx'; entries: string[]; presentation: string }
+	| { format: 'pdf'; version: string }
+	| { format: 'other'; entries?: string[] };
+
+/**
+ * Reads a file as a deck reader would, for tests that check a deck by its structure: a ZIP is a PPTX only when
+ * its central directory names `ppt/presentation.xml` (a DOCX brief is a ZIP too), a PDF starts with `%PDF-`.
+ */
+export function readDeckFile(data: Buffer): DeckFileReading {
+	if (data.subarray(0, 5).toString('latin1') === '%PDF-') return { format: 'pdf', version: data.subarray(5, 8).toString('latin1') };
+	const listing = zipEntries(data);
+	if (!listing) return { format: 'other' };
+	const entries = listing.map((entry) => entry.name);
+	const main = listing.find((entry) => entry.name === 'ppt/presentation.xml');
+	const presentation = main ? zipEntryData(data, main)?.toString('utf8') : undefined;
+	return presentation !== undefined ? { format: 'pptx', entries, presentation } : { format: 'other', entries };
 }

@@ -54,7 +54,7 @@ export { DEMO_KEY_DESCRIPTIONS } from './demo';
 export { DEFAULT_LIMITS, DEFAULT_STATUS_WORDS } from './state';
 export { PROFILES, createRequires, type ProfileChoices, type ProfileName, type ResultLinks } from './profile';
 export type { StorageRequest, StorageRequest as FileRequest } from './storage';
-export { DECK_FILE_TYPES, type FileContent } from './deckfiles';
+export { DECK_FILE_TYPES, readDeckFile, type DeckFileReading, type FileContent } from './deckfiles';
 export { zipEntries, zipEntryData, type ZipListing } from './zip';
 export {
 	FAILURE_KINDS,
