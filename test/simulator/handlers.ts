@@ -190,7 +190,7 @@ export function getStatus(call: Call): Reply {
 		...(alternate ? { webUrl: `${APP}/decks/${deck.taskId}` } : {}),
 		...(s.phase === 'succeeded' || (s.phase === 'running' && state.profile.linksWhileRunning)
 			? state.profile.statusLinks === 'hal'
-				? halLinks(state, deck, now)
+				? halLinks(state, deck)
 				: resultLinks(state, deck, now)
 			: {}),
 		...(s.phase === 'succeeded' && deck.video ? { videoUrl: `${APP}/decks/${deck.taskId}/video?version=${deck.version}` } : {}),
@@ -220,8 +220,8 @@ function deckView(state: SimState, deck: Deck, now: number): DeckView {
 		progress: s.progress,
 		createdAt: deck.createdAt,
 		updatedAt: s.updatedAt,
-		pptx: () => fileUrl(state, deck, 'pptx', now),
-		pdf: () => (partial ? undefined : fileUrl(state, deck, 'pdf', now)),
+		pptx: () => fileUrl(state, deck, 'pptx'),
+		pdf: () => (partial ? undefined : fileUrl(state, deck, 'pdf')),
 		preview: (n) => state.storage.put(`/decks/${deck.taskId}/v${deck.version}/preview-${n}.png`, { data: PREVIEW_PNG, contentType: 'image/png' }),
 		input: () => state.storage.put(`/inputs/${deck.taskId}/brief.docx`, inputDocument(deck.taskId)),
 		audio: () => state.storage.put(`/decks/${deck.taskId}/v${deck.version}/narration.wav`, INTERMEDIATE_AUDIO),
@@ -265,16 +265,30 @@ function servedFile(state: SimState, deck: Deck, format: DeckFormat): ServedFile
 	return servedDeckFile(state.profile.fileContent, deck.taskId, deck.version, format, state.deckFileBytes);
 }
 
+/** The deck file's object on the storage stand-in. */
+const objectPathOf = (deck: Deck, format: DeckFormat, version = deck.version) => `/decks/${deck.taskId}/v${version}/deck-${deck.taskId}-v${version}.${format}`;
+
+/**
+ * A deck file the storage holds, by its object path: there once its version is done (an earlier version always
+ * was: a deck is revised only after it succeeded), served as the profile's `fileContent` says.
+ */
+export function storedDeckFile(state: SimState, objectPath: string): ServedFile | undefined {
+	const m = /^\/decks\/([^/]+)\/v(\d+)\/deck-[^/]+-v\d+\.(pptx|pdf)$/.exec(objectPath);
+	const deck = m ? state.decks.byId(m[1]) : undefined;
+	if (!m || !deck || objectPath !== objectPathOf(deck, m[3] as DeckFormat, Number(m[2]))) return undefined;
+	const version = Number(m[2]);
+	const format = m[3] as DeckFormat;
+	if (version > deck.version || (version === deck.version && !fileIsThere(state, deck, format, state.now()))) return undefined;
+	return servedDeckFile(state.profile.fileContent, deck.taskId, version, format, state.deckFileBytes);
+}
+
 /**
  * Where the deck's files are: on the API's origin (bearer) or presigned on the storage origin. A link can be
- * given before its file exists (a running record that names its future file): the API answers 404 until then,
- * and so does the storage, whose object is put only once the file is there.
+ * given before its file exists (a running record that names its future file): the API and the storage both
+ * answer 404 there until the file is (storedDeckFile).
  */
-function fileUrl(state: SimState, deck: Deck, format: DeckFormat, now: number): string {
-	if (state.profile.fileLinks === 'storage') {
-		const objectPath = `/decks/${deck.taskId}/v${deck.version}/${deckFileName(deck, format)}`;
-		return fileIsThere(state, deck, format, now) ? state.storage.put(objectPath, servedFile(state, deck, format)) : state.storage.urlFor(objectPath);
-	}
+function fileUrl(state: SimState, deck: Deck, format: DeckFormat): string {
+	if (state.profile.fileLinks === 'storage') return state.storage.urlFor(objectPathOf(deck, format));
 	const path = `/v1/decks/${encodeURIComponent(deck.taskId)}/files/deck.${format}`;
 	if (state.profile.fileLinks === 'api-relative') return path;
 	// The same server under another of its names (it listens on 127.0.0.1, which `localhost` names too).
@@ -286,20 +300,20 @@ function fileUrl(state: SimState, deck: Deck, format: DeckFormat, now: number): 
  * HAL-style members named as the nodes name theirs: `links` (an object of `{href}`, the files among them) and
  * `deckUrl`, here the deck's page in the app, not its file.
  */
-function halLinks(state: SimState, deck: Deck, now: number): Record<string, unknown> {
+function halLinks(state: SimState, deck: Deck): Record<string, unknown> {
 	return {
 		links: {
 			self: { href: `/v1/decks/${encodeURIComponent(deck.taskId)}/status` },
-			file: { href: fileUrl(state, deck, 'pptx', now) },
-			pdf: { href: fileUrl(state, deck, 'pdf', now) },
+			file: { href: fileUrl(state, deck, 'pptx') },
+			pdf: { href: fileUrl(state, deck, 'pdf') },
 		},
 		deckUrl: `${APP}/decks/${deck.taskId}`,
 	};
 }
 
 function resultLinks(state: SimState, deck: Deck, now: number): Record<string, unknown> {
-	const pptx = fileUrl(state, deck, 'pptx', now);
-	const pdf = fileUrl(state, deck, 'pdf', now);
+	const pptx = fileUrl(state, deck, 'pptx');
+	const pdf = fileUrl(state, deck, 'pdf');
 	switch (state.profile.resultLinks) {
 		case 'deckUrl':
 			return { deckUrl: pptx };
@@ -322,10 +336,7 @@ export function getDeckFile(call: Call): Reply {
 	const format = /^deck\.(pptx|pdf)$/.exec(call.params.name)?.[1] as DeckFormat | undefined;
 	if (!deck || !format || !fileIsThere(state, deck, format, now)) return notFound();
 	const served = servedFile(state, deck, format);
-	if (state.profile.fileLinks === 'redirect') {
-		const location = state.storage.put(`/decks/${deck.taskId}/v${deck.version}/${deckFileName(deck, format)}`, served);
-		return { status: 302, headers: { location }, body: { kind: 'empty' } };
-	}
+	if (state.profile.fileLinks === 'redirect') return { status: 302, headers: { location: state.storage.urlFor(objectPathOf(deck, format)) }, body: { kind: 'empty' } };
 	const headers: Record<string, string> = { 'accept-ranges': 'bytes', ...(state.profile.fileDisposition ? { 'content-disposition': `attachment; filename="${deckFileName(deck, format)}"` } : {}) };
 	const part = rangeOf(call.headers.range, served.data.length);
 	if (part.kind === 'unsatisfiable') {

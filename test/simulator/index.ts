@@ -21,6 +21,7 @@
 //   faults.ts      seeded fault plan    ledger.ts  requests and charges    control.ts  test control surface
 import type { AddressInfo } from 'node:net';
 import { createControl } from './control';
+import { storedDeckFile } from './handlers';
 import { createServer } from './server';
 import { SERVICE_SHAPES } from './services';
 import { SimState } from './state';
@@ -55,7 +56,7 @@ export { DEFAULT_LIMITS, DEFAULT_STATUS_WORDS } from './state';
 export { PROFILES, createRequires, type ProfileChoices, type ProfileName, type ResultLinks } from './profile';
 export type { StorageRequest, StorageRequest as FileRequest } from './storage';
 export { DECK_FILE_TYPES, readDeckFile, type DeckFileReading, type FileContent } from './deckfiles';
-export { zipEntries, zipEntryData, type ZipListing } from './zip';
+export { crc32, zipEntries, zipEntryData, type ZipListing } from './zip';
 export {
 	FAILURE_KINDS,
 	FAILURE_REASONS,
@@ -72,6 +73,8 @@ export { PROBLEM_TYPE_BASE } from './problem';
 
 export async function start(opts: SimulatorOptions = {}): Promise<Simulator> {
 	const state = new SimState(opts);
+	// the decks' files are on the storage from the moment they are done, read or not
+	state.storage.resolve = (objectPath) => storedDeckFile(state, objectPath);
 	await state.storage.listen();
 	const server = createServer(state);
 	await new Promise<void>((resolve, reject) => {

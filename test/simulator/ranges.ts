@@ -16,9 +16,9 @@ export function rangeOf(header: string | string[] | undefined, size: number): Ra
 		return { kind: 'part', start: Math.max(0, size - n), end: size - 1 };
 	}
 	const start = Number(m[1]);
+	if (start >= size) return { kind: 'unsatisfiable' };
 	const end = m[2] === '' ? size - 1 : Number(m[2]);
 	if (end < start) return { kind: 'whole' };
-	if (start >= size) return { kind: 'unsatisfiable' };
 	return { kind: 'part', start, end: Math.min(end, size - 1) };
 }
 

@@ -45,6 +45,12 @@ export class ObjectStorage {
 	/** `chunked`: files are sent without Content-Length (profile choice `fileLength`). */
 	chunked = false;
 
+	/**
+	 * Objects the storage holds without a `put`: the decks' files, there from the moment the deck is done, whether
+	 * or not anyone read its status (index.ts sets it; undefined = not there).
+	 */
+	resolve?: (objectPath: string) => StoredFile | undefined;
+
 	constructor(seed: number) {
 		this.secret = `storage-secret-${seed}`;
 		this.server = http.createServer((req, res) => this.handle(req, res));
@@ -96,7 +102,7 @@ export class ObjectStorage {
 		if (record.method !== 'GET' && record.method !== 'HEAD') return answer(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
 		if (record.authorization) return answer(400, 'InvalidArgument', 'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified');
 		if (url.searchParams.get('X-Amz-Signature') !== this.sign(url.pathname)) return answer(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
-		const file = this.files.get(url.pathname);
+		const file = this.files.get(url.pathname) ?? this.resolve?.(url.pathname);
 		if (!file) return answer(404, 'NoSuchKey', 'The specified key does not exist.');
 		const etag = `"${this.sign(url.pathname).slice(0, 16)}"`;
 		const common = { 'content-type': file.contentType, etag, 'accept-ranges': 'bytes' };
