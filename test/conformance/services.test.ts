@@ -1,7 +1,9 @@
-// The real services' shapes (issue 31, test/simulator/services.ts): each shape serves what README.md's "Real
-// services modelled" says (SERVICE_SHAPES: its words in their member, its links, its reasons, its progress), for
-// every outcome of a deck, and keeps the contract's own rules (the status path, a `taskId` in every create
-// answer, problem+json refusals, the deck files at their endpoints).
+// The real services' shapes (issues 31, 37, 39, test/simulator/services.ts): each shape serves what README.md's
+// "Real services modelled" says (SERVICE_SHAPES: its words in their member, its links, its reasons, its progress),
+// for every outcome of a deck, and keeps the contract's own rules (the status path, a `taskId` in every create
+// answer, problem+json refusals, the deck files at their endpoints). A shape whose record names its file before
+// the file exists (`fileBeforeReady`) has the file host answer 404 there until the deck succeeded, and forever
+// for a failed deck.
 import { request } from 'undici';
 
 import {
@@ -9,6 +11,7 @@ import {
 	FAILURE_REASONS,
 	SERVICE_SHAPES,
 	SERVICE_SHAPE_NAMES,
+	readDeckFile,
 	start,
 	valueAt,
 	type FailureKind,
@@ -19,16 +22,29 @@ import { deckBody, expectProblem, get, post } from './helpers';
 
 const MINUTE = 60_000;
 
-/** The first bytes of what a link serves (with the key only on the API's own origin, as a client must). */
-async function firstBytes(sim: Simulator, link: string): Promise<{ status: number; head: string }> {
+/** What a link serves (with the key only on the API's own origin, as a client must). */
+async function served(sim: Simulator, link: string): Promise<{ status: number; type: string; data: Buffer }> {
 	const url = new URL(link, sim.url);
 	const headers: Record<string, string> = url.origin === new URL(sim.url).origin ? { authorization: `Bearer ${sim.keys.personal}` } : {};
 	const res = await request(url, { headers, maxRedirections: 0 } as never);
 	const data = Buffer.from(await res.body.arrayBuffer());
-	return { status: res.statusCode, head: data.subarray(0, 5).toString('latin1') };
+	return { status: res.statusCode, type: String(res.headers['content-type'] ?? ''), data };
 }
 
-const isDeckFile = (head: string) => head.startsWith('PK\u0003\u0004') || head.startsWith('%PDF');
+/** A deck file by its own bytes: a PPTX (a ZIP with a presentation inside) or a PDF; a DOCX brief, an image, a page are not. */
+const isDeckFile = (data: Buffer) => readDeckFile(data).format !== 'other';
+/** The word of a record at the path a kind's failed record has it (Transloadit: `error`, not `ok`). */
+const failedWord = (spec: (typeof SERVICE_SHAPES)[keyof typeof SERVICE_SHAPES], body: unknown, kind: FailureKind) => {
+	const at = spec.failedWordAt?.[kind] ?? spec.wordAt;
+	return at ? valueAt(body, at) : undefined;
+};
+
+/** A file host's "not there": the API's problem+json 404, or the storage's S3 NoSuchKey. */
+function expectNotThereYet(sim: Simulator, link: string, answer: { status: number; type: string; data: Buffer }): void {
+	expect(answer.status).toBe(404);
+	if (new URL(link, sim.url).origin === new URL(sim.url).origin) expect(answer.type).toMatch(/application\/problem\+json/);
+	else expect(answer.data.toString('utf8')).toMatch(/<Code>NoSuchKey<\/Code>/);
+}
 const linksAt = (body: unknown, paths: string[]) => paths.map((path) => valueAt(body, path)).filter((value): value is string => typeof value === 'string' && value !== '');
 
 describe.each(SERVICE_SHAPE_NAMES)('service shape %s', (service) => {
@@ -79,7 +95,14 @@ describe.each(SERVICE_SHAPE_NAMES)('service shape %s', (service) => {
 			else expect(res.json.done).not.toBe(true);
 			for (const link of linksAt(res.json, [...spec.deckLinksAt, ...spec.runningLinksAt])) {
 				if (!new URL(link, sim.url).host.startsWith('127.0.0.1')) continue;
-				expect(isDeckFile((await firstBytes(sim, link)).head)).toBe(false);
+				expect(isDeckFile((await served(sim, link)).data)).toBe(false);
+			}
+			// a record that names its future file: the link is there, the file is not (404 until the deck succeeded)
+			if (spec.fileBeforeReady) {
+				const [future] = linksAt(res.json, spec.deckLinksAt);
+				expect(future).toEqual(expect.any(String));
+				expect(spec.runningLinksAt).toEqual(expect.arrayContaining([spec.deckLinksAt[0]]));
+				expectNotThereYet(sim, future, await served(sim, future));
 			}
 			if (spec.progress.scale === 'fraction-while-running' && phase === 'running') {
 				const progress = valueAt(res.json, spec.progress.at!) as number;
@@ -98,11 +121,14 @@ describe.each(SERVICE_SHAPE_NAMES)('service shape %s', (service) => {
 		else expect(res.json.done).toBe(true);
 		const files = linksAt(res.json, spec.deckLinksAt);
 		expect(files.length).toBeGreaterThan(0);
-		expect((await firstBytes(sim, files[0])).head).toBe('PK\u0003\u0004d');
-		for (const file of files) expect(isDeckFile((await firstBytes(sim, file)).head)).toBe(true);
+		// the first is this deck's PPTX: a ZIP whose central directory names the presentation, which names the deck
+		const pptx = readDeckFile((await served(sim, files[0])).data);
+		expect(pptx).toMatchObject({ format: 'pptx', entries: expect.arrayContaining(['[Content_Types].xml', '_rels/.rels', 'ppt/presentation.xml']) });
+		expect(pptx.format === 'pptx' && pptx.presentation).toContain(taskId);
+		for (const file of files) expect(isDeckFile((await served(sim, file)).data)).toBe(true);
 		for (const link of linksAt(res.json, spec.otherLinksAt)) {
 			expect(files).not.toContain(link);
-			if (new URL(link, sim.url).host.startsWith('127.0.0.1')) expect(isDeckFile((await firstBytes(sim, link)).head)).toBe(false);
+			if (new URL(link, sim.url).host.startsWith('127.0.0.1')) expect(isDeckFile((await served(sim, link)).data)).toBe(false);
 		}
 		if (spec.progress.scale === 'fraction-while-running') expect(valueAt(res.json, spec.progress.at!)).toBeUndefined();
 	});
@@ -115,7 +141,7 @@ describe.each(SERVICE_SHAPE_NAMES)('service shape %s', (service) => {
 		else expect(res.json.done).toBe(true);
 		const files = linksAt(res.json, spec.deckLinksAt);
 		expect(files.length).toBeGreaterThan(0);
-		for (const file of files) expect((await firstBytes(sim, file)).head.startsWith('PK')).toBe(true);
+		for (const file of files) expect(readDeckFile((await served(sim, file)).data).format).toBe('pptx');
 		expect((await get(sim, `/v1/decks/${taskId}/files/deck.pdf`)).status).toBe(404);
 	});
 
@@ -124,12 +150,19 @@ describe.each(SERVICE_SHAPE_NAMES)('service shape %s', (service) => {
 		sim.control.advance(2 * MINUTE);
 		const res = await status(taskId);
 		expect(res.status).toBe(200);
-		if (spec.wordAt) expect(valueAt(res.json, spec.wordAt)).toBe(spec.words.failed[kind])
+		if (spec.wordAt) expect(failedWord(spec, res.json, kind)).toBe(spec.words.failed[kind])
 		else expect(res.json.done).toBe(true);
 		const at = spec.reasonAt[kind];
 		if (at) expect(valueAt(res.json, at)).toBe(FAILURE_REASONS[kind].message);
 		// (a filtered result may keep an image where the file would be: never the deck)
-		for (const link of linksAt(res.json, spec.deckLinksAt)) expect(isDeckFile((await firstBytes(sim, link)).head)).toBe(false);
+		for (const link of linksAt(res.json, spec.deckLinksAt)) expect(isDeckFile((await served(sim, link)).data)).toBe(false);
+		// a record that named its future file keeps naming it: the file never comes
+		if (spec.fileBeforeReady) {
+			const [never] = linksAt(res.json, spec.deckLinksAt);
+			expectNotThereYet(sim, never, await served(sim, never));
+			sim.control.advance(60 * MINUTE);
+			expectNotThereYet(sim, never, await served(sim, never));
+		}
 		// an envelope that says "success" about the request beside the failed deck
 		// (MiniMax's base_resp carries the moderation code itself)
 		if (spec.envelopeSuccess && !(service === 'minimax' && kind === 'moderated')) expect(res.json).toMatchObject(spec.envelopeSuccess);
@@ -147,7 +180,7 @@ describe.each(SERVICE_SHAPE_NAMES)('service shape %s', (service) => {
 			if (spec.runningStatus === 200 && spec.wordAt) expect(endingWords).toContain(valueAt(ending.json, spec.wordAt));
 			sim.control.advance(4 * MINUTE);
 			const ended = await status(taskId);
-			if (spec.wordAt) expect(valueAt(ended.json, spec.wordAt)).toBe(spec.words.failed[kind]);
+			if (spec.wordAt) expect(failedWord(spec, ended.json, kind)).toBe(spec.words.failed[kind]);
 		}
 	});
 
@@ -171,7 +204,7 @@ describe('services under another profile', () => {
 		const res = await get(sim, `/v1/decks/${taskId}/status`);
 		const [pptx] = linksAt(res.json, SERVICE_SHAPES.replicate.deckLinksAt);
 		expect(pptx.startsWith(sim.storage.url)).toBe(true);
-		expect((await firstBytes(sim, pptx)).head.startsWith('PK')).toBe(true);
+		expect(readDeckFile((await served(sim, pptx)).data).format).toBe('pptx');
 		expect(sim.storage.requests.every((r) => !r.authorization)).toBe(true);
 	});
 });

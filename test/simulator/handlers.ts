@@ -1,8 +1,11 @@
 // The API handlers. They run after the pipeline (server.ts) has authenticated the key, checked its scope and
 // rate buckets, validated the body and claimed the Idempotency-Key; each decides and, when it spends, charges.
+import type { IncomingHttpHeaders } from 'node:http';
+
 import type { KeyRecord, Principal } from './accounts';
 import { parseScopes } from './auth';
 import { iso, startOfNextMonth } from './clock';
+import { INTERMEDIATE_AUDIO, PREVIEW_PNG, inputDocument, servedDeckFile, type DeckFormat, type ServedFile } from './deckfiles';
 import { deckState, endingOf, type Deck } from './decks';
 import { checkFile, fileIssue, sha256 } from './materials';
 import type { Part } from './multipart';
@@ -18,6 +21,7 @@ import {
 } from './payments';
 import { DEFAULT_SLIDE_COUNT, priceDrift, quoteCreate, quoteRevision, quoteTranslation } from './pricing';
 import { conflict, notFound, problem, validationFailed, type ValidationIssue } from './problem';
+import { contentRange, rangeOf, unsatisfiedRange } from './ranges';
 import { json, raw, type Reply } from './reply';
 import { FAILURE_REASONS, PARTIAL_REASON, serviceCreated, serviceStatus, type DeckView, type ServiceAnswer } from './services';
 import type { SimState } from './state';
@@ -33,6 +37,8 @@ export interface Call {
 	parts: Part[];
 	idempotencyKey?: string;
 	now: number;
+	/** The request's headers (a file read's Range). */
+	headers: IncomingHttpHeaders;
 }
 
 const APP = 'https://app.deckgen.example';
@@ -199,9 +205,6 @@ function answered(answer: ServiceAnswer): Reply {
 	return answer.body ? json(answer.status, answer.body) : { status: answer.status, headers: {}, body: { kind: 'empty' } };
 }
 
-/** A small PNG (its signature and an IHDR), what a preview image is here. */
-const PREVIEW_PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452000000100000000908060000', 'hex'), Buffer.alloc(64, 0)]);
-
 /** What a service shape may say about a deck now (services.ts): its phase, how it ends, its links. */
 function deckView(state: SimState, deck: Deck, now: number): DeckView {
 	const s = deckState(deck, now);
@@ -220,6 +223,8 @@ function deckView(state: SimState, deck: Deck, now: number): DeckView {
 		pptx: () => fileUrl(state, deck, 'pptx'),
 		pdf: () => (partial ? undefined : fileUrl(state, deck, 'pdf')),
 		preview: (n) => state.storage.put(`/decks/${deck.taskId}/v${deck.version}/preview-${n}.png`, { data: PREVIEW_PNG, contentType: 'image/png' }),
+		input: () => state.storage.put(`/inputs/${deck.taskId}/brief.docx`, inputDocument(deck.taskId)),
+		audio: () => state.storage.put(`/decks/${deck.taskId}/v${deck.version}/narration.wav`, INTERMEDIATE_AUDIO),
 		appPage: `${APP}/decks/${deck.taskId}`,
 		statusUrl: `${state.publicUrl}/v1/decks/${encodeURIComponent(deck.taskId)}/status`,
 	};
@@ -240,31 +245,50 @@ function failureRecord(state: SimState, deck: Deck): Record<string, unknown> {
 	}
 }
 
-export type DeckFormat = 'pptx' | 'pdf';
-
-export const DECK_FILE_TYPES: Record<DeckFormat, string> = {
-	pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-	pdf: 'application/pdf',
-};
-
-/** The bytes of a finished deck file: deterministic per deck, version and format, `deckFileBytes` long. */
-export function deckFile(state: SimState, deck: Deck, format: DeckFormat): Buffer {
-	const head = Buffer.from(format === 'pdf' ? `%PDF-1.7\n% deck ${deck.taskId} v${deck.version}\n` : `PK\u0003\u0004deck ${deck.taskId} v${deck.version} `);
-	const size = Math.max(head.length, state.deckFileBytes);
-	const data = Buffer.alloc(size, 0x20);
-	head.copy(data);
-	return data;
-}
-
 export function deckFileName(deck: Deck, format: DeckFormat): string {
 	return `deck-${deck.taskId}-v${deck.version}.${format}`;
 }
 
-/** Where the finished files are: on the API's origin (bearer) or presigned on the storage origin. */
+/**
+ * Whether a deck's file is at its address now: once the deck succeeded (a partial deck's pdf never), or, with
+ * `fileWhileRunning: 'ready'`, already before it is done (a service whose word lags its file). A failed deck's
+ * file never is, whatever its record links.
+ */
+function fileIsThere(state: SimState, deck: Deck, format: DeckFormat, now: number): boolean {
+	const phase = deckState(deck, now).phase;
+	if (format === 'pdf' && deck.job.partial && phase === 'succeeded') return false;
+	return phase === 'succeeded' || ((phase === 'queued' || phase === 'running') && state.profile.fileWhileRunning === 'ready');
+}
+
+/** What the deck's file address serves once the file is there: the deck's bytes, or the profile's `fileContent`. */
+function servedFile(state: SimState, deck: Deck, format: DeckFormat): ServedFile {
+	return servedDeckFile(state.profile.fileContent, deck.taskId, deck.version, format, state.deckFileBytes);
+}
+
+/** The deck file's object on the storage stand-in. */
+const objectPathOf = (deck: Deck, format: DeckFormat, version = deck.version) => `/decks/${deck.taskId}/v${version}/deck-${deck.taskId}-v${version}.${format}`;
+
+/**
+ * A deck file the storage holds, by its object path: there once its version is done (an earlier version always
+ * was: a deck is revised only after it succeeded), served as the profile's `fileContent` says.
+ */
+export function storedDeckFile(state: SimState, objectPath: string): ServedFile | undefined {
+	const m = /^\/decks\/([^/]+)\/v(\d+)\/deck-[^/]+-v\d+\.(pptx|pdf)$/.exec(objectPath);
+	const deck = m ? state.decks.byId(m[1]) : undefined;
+	if (!m || !deck || objectPath !== objectPathOf(deck, m[3] as DeckFormat, Number(m[2]))) return undefined;
+	const version = Number(m[2]);
+	const format = m[3] as DeckFormat;
+	if (version > deck.version || (version === deck.version && !fileIsThere(state, deck, format, state.now()))) return undefined;
+	return servedDeckFile(state.profile.fileContent, deck.taskId, version, format, state.deckFileBytes);
+}
+
+/**
+ * Where the deck's files are: on the API's origin (bearer) or presigned on the storage origin. A link can be
+ * given before its file exists (a running record that names its future file): the API and the storage both
+ * answer 404 there until the file is (storedDeckFile).
+ */
 function fileUrl(state: SimState, deck: Deck, format: DeckFormat): string {
-	if (state.profile.fileLinks === 'storage') {
-		return state.storage.put(`/decks/${deck.taskId}/v${deck.version}/${deckFileName(deck, format)}`, { data: deckFile(state, deck, format), contentType: DECK_FILE_TYPES[format] });
-	}
+	if (state.profile.fileLinks === 'storage') return state.storage.urlFor(objectPathOf(deck, format));
 	const path = `/v1/decks/${encodeURIComponent(deck.taskId)}/files/deck.${format}`;
 	if (state.profile.fileLinks === 'api-relative') return path;
 	// The same server under another of its names (it listens on 127.0.0.1, which `localhost` names too).
@@ -302,19 +326,30 @@ function resultLinks(state: SimState, deck: Deck, now: number): Record<string, u
 	}
 }
 
-/** `GET /v1/decks/{taskId}/files/{name}`: the file itself (bearer), or a 302 to its presigned copy. */
+/**
+ * `GET /v1/decks/{taskId}/files/{name}`: the file itself (bearer), or a 302 to its presigned copy; 404 (problem)
+ * until the file is there and forever for a failed deck. One range is answered 206 as S3 does (ranges.ts).
+ */
 export function getDeckFile(call: Call): Reply {
 	const { state, principal, now } = call;
 	const deck = state.decks.visible(call.params.taskId, principal.id);
 	const format = /^deck\.(pptx|pdf)$/.exec(call.params.name)?.[1] as DeckFormat | undefined;
-	// a partial deck's pdf failed: only its pptx is there
-	if (!deck || !format || deckState(deck, now).phase !== 'succeeded' || (format === 'pdf' && deck.job.partial)) return notFound();
-	if (state.profile.fileLinks === 'redirect') {
-		const location = state.storage.put(`/decks/${deck.taskId}/v${deck.version}/${deckFileName(deck, format)}`, { data: deckFile(state, deck, format), contentType: DECK_FILE_TYPES[format] });
-		return { status: 302, headers: { location }, body: { kind: 'empty' } };
+	if (!deck || !format || !fileIsThere(state, deck, format, now)) return notFound();
+	const served = servedFile(state, deck, format);
+	if (state.profile.fileLinks === 'redirect') return { status: 302, headers: { location: state.storage.urlFor(objectPathOf(deck, format)) }, body: { kind: 'empty' } };
+	const headers: Record<string, string> = { 'accept-ranges': 'bytes', ...(state.profile.fileDisposition ? { 'content-disposition': `attachment; filename="${deckFileName(deck, format)}"` } : {}) };
+	const part = rangeOf(call.headers.range, served.data.length);
+	if (part.kind === 'unsatisfiable') {
+		return problem(416, 'range_not_satisfiable', {
+			detail: `The file is ${served.data.length} bytes; the requested range starts past its end.`,
+			retryable: false,
+			headers: { 'content-range': unsatisfiedRange(served.data.length) },
+		});
 	}
-	const headers: Record<string, string> = state.profile.fileDisposition ? { 'content-disposition': `attachment; filename="${deckFileName(deck, format)}"` } : {};
-	return raw(200, DECK_FILE_TYPES[format], deckFile(state, deck, format), headers);
+	if (part.kind === 'part') {
+		return raw(206, served.contentType, served.data.subarray(part.start, part.end + 1), { ...headers, 'content-range': contentRange(part.start, part.end, served.data.length) });
+	}
+	return raw(200, served.contentType, served.data, headers);
 }
 
 /** Whether the deck's state lets a follow-up job start: a failed deck is terminal; a running one is busy. */

@@ -15,10 +15,13 @@
 //   decks.ts       decks and jobs on the sim clock                  clock.ts  speed or manual clock
 //   validation.ts  strict bodies, 422 in the framework shape        problem.ts / reply.ts  answer shapes
 //   profile.ts     the choices for the contract's gaps (reference / alternate)   storage.ts  presigned-storage stand-in
-//   services.ts    real services' shapes of the status read and create answers (choice `service`, issue 31)
+//   services.ts    real services' shapes of the status read and create answers (choice `service`, issues 31, 37, 39)
+//   deckfiles.ts   the bytes file hosts serve (a real PPTX ZIP, a PDF, previews, inputs; `fileContent`)
+//   zip.ts         stored ZIPs and their central directory    ranges.ts  Range requests as S3 answers them
 //   faults.ts      seeded fault plan    ledger.ts  requests and charges    control.ts  test control surface
 import type { AddressInfo } from 'node:net';
 import { createControl } from './control';
+import { storedDeckFile } from './handlers';
 import { createServer } from './server';
 import { SERVICE_SHAPES } from './services';
 import { SimState } from './state';
@@ -51,7 +54,9 @@ export type {
 export { DEMO_KEY_DESCRIPTIONS } from './demo';
 export { DEFAULT_LIMITS, DEFAULT_STATUS_WORDS } from './state';
 export { PROFILES, createRequires, type ProfileChoices, type ProfileName, type ResultLinks } from './profile';
-export type { StorageRequest } from './storage';
+export type { StorageRequest, StorageRequest as FileRequest } from './storage';
+export { DECK_FILE_TYPES, readDeckFile, type DeckFileReading, type FileContent } from './deckfiles';
+export { crc32, zipEntries, zipEntryData, type ZipListing } from './zip';
 export {
 	FAILURE_KINDS,
 	FAILURE_REASONS,
@@ -68,6 +73,8 @@ export { PROBLEM_TYPE_BASE } from './problem';
 
 export async function start(opts: SimulatorOptions = {}): Promise<Simulator> {
 	const state = new SimState(opts);
+	// the decks' files are on the storage from the moment they are done, read or not
+	state.storage.resolve = (objectPath) => storedDeckFile(state, objectPath);
 	await state.storage.listen();
 	const server = createServer(state);
 	await new Promise<void>((resolve, reject) => {
@@ -85,6 +92,7 @@ export async function start(opts: SimulatorOptions = {}): Promise<Simulator> {
 		profile: state.profile,
 		...(state.profile.service !== 'none' ? { serviceShape: SERVICE_SHAPES[state.profile.service] } : {}),
 		storage: state.storage,
+		fileRequests: state.fileRequests,
 		keys: state.keys,
 		ledger: state.ledger,
 		control: createControl(state),

@@ -17,6 +17,7 @@ const TITLES: Record<string, string> = {
 	not_implemented: 'Not implemented',
 	surface_disabled: 'Service unavailable',
 	internal_error: 'Internal server error',
+	range_not_satisfiable: 'Range not satisfiable',
 };
 
 export interface ProblemOptions {

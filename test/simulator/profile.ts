@@ -7,6 +7,7 @@
 //
 // The table of both profiles is in README.md beside this file. Rules the contract does state hold in both
 // (test/conformance runs against each).
+import type { FileContent } from './deckfiles';
 import { SERVICE_SHAPE_NAMES, type DeckView, type ServiceShape } from './services';
 import type { StatusWords } from './types';
 
@@ -108,6 +109,20 @@ export interface ProfileChoices {
 	/** How a file answer gives its length: `content-length`, or `chunked` (no Content-Length; API files and storage alike). */
 	fileLength: 'content-length' | 'chunked';
 	/**
+	 * What a finished deck's file address serves (API files and storage alike), with a 200: `deck` (the PPTX, a
+	 * real ZIP with a presentation inside, or the PDF); `html` (a sign-in page, as a CDN in front of a bucket
+	 * serves); `image` (a PNG); `xml-error` (S3's `NoSuchKey` error document). Not part of a profile: a test
+	 * choice, to prove that what is not a deck is never handed over as the deck.
+	 */
+	fileContent: FileContent;
+	/**
+	 * Whether a deck's file is at its address before the deck is done, where a record links it early
+	 * (`linksWhileRunning`, or a shape whose running record names its future file): `missing` (404 until the deck
+	 * succeeded, as Creatomate documents), `ready` (already served: a service whose word lags its file). A failed
+	 * deck's file is never there. Not part of a profile: a test choice.
+	 */
+	fileWhileRunning: 'missing' | 'ready';
+	/**
 	 * Where a failed deck's record gives its reason (the status fields are not shown): `error` = `error: {code,
 	 * message}`; `failureReason` = a text; `errors` = `errors: [{code, message}]`; `failure` = `failure: {reason}`.
 	 */
@@ -133,7 +148,7 @@ export interface ProfileChoices {
 	 * The real service whose shapes the status read and the spending POSTs' success answers take (issue 31,
 	 * services.ts; README "Real services modelled"): `none` (this profile's own choices above), or one of
 	 * `slidespeak`, `gamma`, `presenton`, `replicate`, `runway`, `kling`, `heygen`, `fal`, `stability`, `minimax`,
-	 * `luma`, `suno`, `apify`. A shape replaces the choices about those bodies (createStatus, createResponse,
+	 * `luma`, `suno`, `apify`, … (SERVICE_SHAPE_NAMES). A shape replaces the choices about those bodies (createStatus, createResponse,
 	 * statusWords, statusMember, resultLinks, successEnvelope, statusWordShape, statusLinks, failureMember,
 	 * linksWhileRunning); every other choice keeps applying (fileLinks, fileLength, paths, the failure dialect…).
 	 * Not part of a profile: a test choice.
@@ -179,6 +194,8 @@ export const PROFILES = {
 		statusWordShape: 'text',
 		statusLinks: 'none',
 		fileLength: 'content-length',
+		fileContent: 'deck',
+		fileWhileRunning: 'missing',
 		failureMember: 'error',
 		optionLinks: 'url',
 		linksWhileRunning: false,
@@ -211,6 +228,8 @@ export const PROFILES = {
 		statusWordShape: 'text',
 		statusLinks: 'none',
 		fileLength: 'content-length',
+		fileContent: 'deck',
+		fileWhileRunning: 'missing',
 		failureMember: 'error',
 		optionLinks: 'url',
 		linksWhileRunning: false,

@@ -28,6 +28,7 @@ import { rateLimitHeaders, refusalHeaders, type BucketVerdict } from './ratelimi
 import { serialize, writeChunked, type Reply, type WireReply } from './reply';
 import { MATERIALS_PATH, matchRoute, routedPath, type Route } from './router';
 import type { SimState } from './state';
+import type { StorageRequest } from './storage';
 import type { PickedFault } from './faults';
 import type { RequestRecord } from './types';
 import { parseJsonBody } from './validation';
@@ -70,8 +71,13 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 	const key = req.headers['idempotency-key'];
 	if (typeof key === 'string') record.idempotencyKey = key;
 	state.ledger.addRequest(record);
-	// For files: when the connection closed, and whether the whole answer had gone out by then.
-	if (FILE_PATH.test(path)) trackConnection(req, res, record);
+	// For files: when the connection closed, and whether the whole answer had gone out by then; and every file
+	// request on its own list (`sim.fileRequests`: method, Range, status), as the storage keeps its own.
+	const fileRecord = FILE_PATH.test(path) ? fileRequest(state, req, method, path) : undefined;
+	if (fileRecord) {
+		trackConnection(req, res, record);
+		trackConnection(req, res, fileRecord);
+	}
 
 	// A fault's followedBy sequence follows the request it hit: same key, same credential.
 	const sequenceKey = record.idempotencyKey === undefined ? undefined : `${req.headers.authorization ?? ''}\u0000${record.idempotencyKey}`;
@@ -104,6 +110,7 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 	const chunked = state.profile.fileLength === 'chunked' && wire.status === 200 && FILE_PATH.test(path);
 	if (!chunked) headers['content-length'] = String(wire.data.length);
 	record.status = wire.status;
+	if (fileRecord) fileRecord.status = wire.status;
 	if (res.destroyed) return;
 	res.writeHead(wire.status, headers);
 	if (chunked) writeChunked(res, wire.data);
@@ -111,6 +118,14 @@ async function handleRequest(state: SimState, req: http.IncomingMessage, res: ht
 }
 
 const FILE_PATH = /^\/v1\/decks\/[^/]+\/files\//;
+
+/** A file request's record on `sim.fileRequests` (its status is set once answered; 0 when dropped). */
+function fileRequest(state: SimState, req: http.IncomingMessage, method: string, path: string): StorageRequest {
+	const range = typeof req.headers.range === 'string' ? req.headers.range : undefined;
+	const record: StorageRequest = { method, path, authorization: req.headers.authorization !== undefined, ...(range !== undefined ? { range } : {}), status: 0 };
+	state.fileRequests.push(record);
+	return record;
+}
 
 type Tracked = { closedAt?: number; complete?: boolean };
 /** The records waiting for each socket's close: one listener per socket, however many requests it carries. */
@@ -271,7 +286,7 @@ async function processRequest(ctx: Ctx): Promise<Reply | Replay | 'aborted'> {
 			}
 		}
 		if (fault?.kind === 'latency') await sleep(fault.latencyMs ?? 100);
-		const call: Call = { state, key, principal, params, body, parts, idempotencyKey, now: state.now() };
+		const call: Call = { state, key, principal, params, body, parts, idempotencyKey, now: state.now(), headers: req.headers };
 		// Spoken before it is stored: a replay repeats exactly what the first answer said.
 		const reply = speak(route.handle(call), state.profile);
 		if (claimed && reply.status >= 200 && reply.status < 300) {

@@ -1,4 +1,4 @@
-// Real services' shapes (issue 31). The contract shows neither the status record's members nor its words, so a
+// Real services' shapes (issues 31, 37, 39). The contract shows neither the status record's members nor its words, so a
 // real deployment will look like one of the asynchronous generation APIs that exist today. With the choice
 // `service`, `GET /v1/decks/{taskId}/status` (and the spending POSTs' success answers) speak one of them,
 // carrying our deck's real state: its words in their exact case and member, its envelope, its progress scale,
@@ -29,7 +29,16 @@ export type ServiceShape =
 	| 'apify'
 	| 'azure'
 	| 'vertex'
-	| 'veo';
+	| 'veo'
+	| 'creatomate'
+	| 'bfl'
+	| 'tripo'
+	| 'cloudconvert'
+	| 'kieai'
+	| 'transloadit'
+	| 'meshy'
+	| 'did'
+	| 'revai';
 
 export const FAILURE_KINDS: readonly FailureKind[] = ['error', 'timeout', 'aborted', 'cancelled', 'moderated'];
 
@@ -60,11 +69,18 @@ export interface DeckView {
 	progress: number;
 	createdAt: number;
 	updatedAt: number;
-	/** The deck's files (the profile's `fileLinks`); no pdf when partial. */
+	/**
+	 * The deck's files (the profile's `fileLinks`); no pdf when partial. A shape may name them before the deck is
+	 * done (`fileBeforeReady`): the address answers 404 until the deck succeeded, and forever for a failed deck.
+	 */
 	pptx(): string;
 	pdf(): string | undefined;
 	/** Preview images (PNG) of the deck, on the storage stand-in: `n` from 1. */
 	preview(n: number): string;
+	/** The input document the deck was made from (a DOCX brief), on the storage stand-in: never the deck. */
+	input(): string;
+	/** An intermediate audio file (a narration WAV), on the storage stand-in: never the deck. */
+	audio(): string;
 	/** The deck's page in the app (not the file). */
 	appPage: string;
 	/** This deck's status URL on the API origin. */
@@ -77,6 +93,9 @@ export interface ServiceAnswer {
 	body?: Record<string, unknown>;
 }
 
+/** What a service makes: the kinds of generation and job APIs modelled. */
+export type ServiceKind = 'slides' | 'image' | 'video' | 'audio' | 'platform' | '3d' | 'conversion';
+
 /**
  * What a correct client must conclude from a shape, for tests to assert against without hard-coding:
  * where the word is and which words it has, where the reason is, which links are the deck file and
@@ -86,11 +105,16 @@ export interface ServiceShapeSpec {
 	name: string;
 	/** The documentation the shape follows (README.md has the rest). */
 	doc: string;
-	kind: 'slides' | 'image' | 'video' | 'audio' | 'platform';
+	kind: ServiceKind;
 	/** HTTP status of a poll while the deck is queued or running (200, or 202 with an empty body). */
 	runningStatus: 200 | 202;
 	/** Path of the status word; undefined where the shape has no word (its finished record says `finish_reason`). */
 	wordAt?: string;
+	/**
+	 * Where a failed record of a kind has its word when not at `wordAt` (Transloadit: no `ok` on an Assembly that
+	 * ended in error, its code under `error`).
+	 */
+	failedWordAt?: Partial<Record<FailureKind, string>>;
 	words: {
 		queued: string[];
 		running: string[];
@@ -108,8 +132,18 @@ export interface ServiceShapeSpec {
 	deckLinksAt: string[];
 	/** Paths of the other links of a finished record (previews, thumbnails, app pages, API URLs): never the deck. */
 	otherLinksAt: string[];
-	/** Paths of links a running record carries before the end (previews, API URLs): never the deck. */
+	/**
+	 * Paths of links a running record carries before the end (previews, API URLs, input documents, intermediate
+	 * files): never the deck, except where `fileBeforeReady` says the record names its future file here.
+	 */
 	runningLinksAt: string[];
+	/**
+	 * The record names the deck's file from the first answer, before the file exists (Creatomate's `url`, "always
+	 * present", the file "only available after the render has succeeded"): `deckLinksAt` are filled while the deck
+	 * runs and after it failed, and the file host answers 404 there (API files: problem+json; storage: S3's
+	 * NoSuchKey) until the deck succeeded, and forever for a failed deck. `runningLinksAt` names those paths too.
+	 */
+	fileBeforeReady?: boolean;
 	/** How progress is given: not at all, a percentage, a fraction while running only. */
 	progress: { at?: string; scale: 'none' | 'percent' | 'fraction-while-running' };
 	/** Top-level members that say "success" about the request beside a failed deck (envelopes). */
@@ -834,7 +868,469 @@ const veo: ShapeDef = {
 };
 const veoName = (v: DeckView) => `models/deck-1/operations/${v.taskId}`;
 
-const SHAPES: Record<Exclude<ServiceShape, 'none'>, ShapeDef> = { slidespeak, gamma, presenton, replicate, runway, kling, heygen, fal, stability, minimax, luma, suno, apify, azure, vertex, veo };
+/**
+ * Creatomate renders: the file's address is in the record from the first answer (`url` "is always present"),
+ * the file there "only available after the render has succeeded"; planned / waiting (for a third-party
+ * integration) / transcribing (subtitles) / rendering / succeeded / failed with `error_message`.
+ */
+const creatomate: ShapeDef = {
+	spec: {
+		name: 'Creatomate',
+		doc: 'https://creatomate.com/docs/api/rest-api/the-render-object',
+		kind: 'video',
+		runningStatus: 200,
+		wordAt: 'status',
+		words: { queued: ['planned'], running: ['waiting', 'transcribing', 'rendering'], succeeded: 'succeeded', partial: 'succeeded', failed: allKinds('failed') },
+		reasonAt: allKinds('error_message'),
+		deckLinksAt: ['url'],
+		otherLinksAt: ['snapshot_url'],
+		runningLinksAt: ['url'],
+		fileBeforeReady: true,
+		progress: { scale: 'none' },
+		create: { status: 202, idAt: 'id' },
+	},
+	created: (v) => ok({ ...creatomateBase(v), taskId: v.taskId, status: 'planned' }, 202),
+	status(v) {
+		const base = creatomateBase(v);
+		switch (v.phase) {
+			case 'queued':
+				return ok({ ...base, status: 'planned' });
+			case 'running':
+				return ok({ ...base, status: v.progress < 20 ? 'waiting' : v.progress < 40 ? 'transcribing' : 'rendering' });
+			case 'succeeded':
+				return ok({ ...base, status: 'succeeded', snapshot_url: v.preview(1), width: 1280, height: 720, file_size: 4096 });
+			case 'failed':
+				return ok({ ...base, status: 'failed', error_message: reason(v).message });
+		}
+	},
+};
+function creatomateBase(v: DeckView): Record<string, unknown> {
+	// the file's address from the start: a client that fetches it before `succeeded` meets a 404
+	return { id: v.taskId, url: v.pptx(), template_id: 'tpl-deck', template_name: 'Deck', template_tags: [], output_format: 'pptx', render_scale: 1, metadata: null };
+}
+
+/**
+ * Black Forest Labs' FLUX API (`get_result`): Pending / Ready, and terminal words of two words with a space:
+ * `Request Moderated`, `Content Moderated`, `Task not found`; `Error`. The image under `result.sample`.
+ */
+const bfl: ShapeDef = {
+	spec: {
+		name: 'Black Forest Labs (FLUX API)',
+		doc: 'https://docs.bfl.ml/api_integration/errors',
+		kind: 'image',
+		runningStatus: 200,
+		wordAt: 'status',
+		words: { queued: ['Pending'], running: ['Pending'], succeeded: 'Ready', partial: 'Ready', failed: { error: 'Error', timeout: 'Error', aborted: 'Error', cancelled: 'Error', moderated: 'Content Moderated' } },
+		// the moderation's reasons (*inferred*: the docs name the word, not the record beside it)
+		reasonAt: { moderated: 'details.Moderation Reasons[0]' },
+		deckLinksAt: ['result.sample'],
+		otherLinksAt: [],
+		runningLinksAt: [],
+		progress: { scale: 'none' },
+		create: { status: 200, idAt: 'id' },
+	},
+	created: (v) => ok({ id: v.taskId, taskId: v.taskId, polling_url: v.statusUrl }),
+	status(v) {
+		const base = { id: v.taskId };
+		switch (v.phase) {
+			case 'queued':
+			case 'running':
+				return ok({ ...base, status: 'Pending', result: null });
+			case 'succeeded':
+				return ok({ ...base, status: 'Ready', result: { sample: v.pptx(), prompt: 'deck', seed: 42, start_time: seconds(v.createdAt), end_time: seconds(v.updatedAt), duration: seconds(v.updatedAt - v.createdAt) } });
+			case 'failed':
+				return v.failureKind === 'moderated'
+					? ok({ ...base, status: 'Content Moderated', result: null, details: { 'Moderation Reasons': [reason(v).message] } })
+					: ok({ ...base, status: 'Error', result: null });
+		}
+	},
+};
+
+/**
+ * Tripo (3D generation, `/v2/openapi/task/{task_id}`): `{code: 0, data}`; queued / running / success / failed /
+ * cancelled / unknown / banned / expired (a ban word); `progress` 0–100; the input image's URL in `data.input`, a
+ * rendered preview in `data.output.rendered_image` beside the model; no reason member.
+ */
+const tripo: ShapeDef = {
+	spec: {
+		name: 'Tripo',
+		doc: 'https://github.com/comfyanonymous/ComfyUI/blob/master/comfy_api_nodes/apis/tripo_api.py',
+		kind: '3d',
+		runningStatus: 200,
+		wordAt: 'data.status',
+		words: { queued: ['queued'], running: ['running'], succeeded: 'success', partial: 'success', failed: { error: 'failed', timeout: 'expired', aborted: 'cancelled', cancelled: 'cancelled', moderated: 'banned' } },
+		reasonAt: {},
+		deckLinksAt: ['data.output.model'],
+		otherLinksAt: ['data.output.rendered_image', 'data.input.file.url'],
+		runningLinksAt: ['data.input.file.url', 'data.output.rendered_image'],
+		progress: { at: 'data.progress', scale: 'percent' },
+		envelopeSuccess: { code: 0 },
+		create: { status: 200, idAt: 'data.task_id' },
+	},
+	created: (v) => ok({ code: 0, data: { task_id: v.taskId, taskId: v.taskId } }),
+	status(v) {
+		const data: Record<string, unknown> = {
+			task_id: v.taskId,
+			type: 'image_to_model',
+			input: { file: { type: 'docx', url: v.input() } },
+			output: {},
+			progress: v.phase === 'queued' ? 0 : v.progress,
+			create_time: seconds(v.createdAt),
+		};
+		switch (v.phase) {
+			case 'queued':
+				Object.assign(data, { status: 'queued', queue_position: 1 });
+				break;
+			case 'running':
+				// a rendered preview appears before the model does (*inferred*)
+				Object.assign(data, { status: 'running', running_left_time: 60, output: v.progress >= 60 ? { rendered_image: v.preview(1) } : {} });
+				break;
+			case 'succeeded':
+				Object.assign(data, { status: 'success', output: { model: v.pptx(), rendered_image: v.preview(1) } });
+				break;
+			case 'failed':
+				data.status = { error: 'failed', timeout: 'expired', aborted: 'cancelled', cancelled: 'cancelled', moderated: 'banned' }[v.failureKind];
+				break;
+		}
+		return ok({ code: 0, data });
+	},
+};
+
+/**
+ * CloudConvert jobs: `{data: job}`, waiting / processing / finished / error, and the job's `tasks[]` (import,
+ * convert, export), each with its own `status`, `code`, `message`: the failed task's message is the only reason
+ * (the tasks after it say "Input task has failed"); the files under the export task's `result.files[].url`, the
+ * input document under the import task's `payload.url`.
+ */
+const cloudconvert: ShapeDef = {
+	spec: {
+		name: 'CloudConvert',
+		doc: 'https://cloudconvert.com/api/v2/jobs',
+		kind: 'conversion',
+		runningStatus: 200,
+		wordAt: 'data.status',
+		words: { queued: ['waiting'], running: ['processing'], succeeded: 'finished', partial: 'finished', failed: allKinds('error') },
+		reasonAt: allKinds('data.tasks[1].message'),
+		deckLinksAt: ['data.tasks[2].result.files[0].url', 'data.tasks[2].result.files[1].url'],
+		otherLinksAt: ['data.tasks[0].payload.url', 'data.links.self'],
+		runningLinksAt: ['data.tasks[0].payload.url', 'data.links.self'],
+		progress: { scale: 'none' },
+		create: { status: 201, idAt: 'data.id' },
+	},
+	created: (v) => ok({ data: { ...cloudconvertJob(v), taskId: v.taskId } }, 201),
+	status: (v) => ok({ data: cloudconvertJob(v) }),
+};
+function cloudconvertJob(v: DeckView): Record<string, unknown> {
+	const task = (n: number, name: string, operation: string, status: string, extra: Record<string, unknown> = {}) => ({
+		id: `${v.taskId}-t${n}`,
+		name,
+		job_id: v.taskId,
+		operation,
+		status,
+		code: null,
+		message: null,
+		percent: status === 'finished' ? 100 : 0,
+		result: null,
+		created_at: iso(v.createdAt),
+		ended_at: status === 'finished' || status === 'error' ? iso(v.updatedAt) : null,
+		...extra,
+	});
+	const imported = task(0, 'import-brief', 'import/url', v.phase === 'queued' ? 'processing' : 'finished', { payload: { operation: 'import/url', url: v.input(), filename: 'brief.docx' } });
+	let convert: Record<string, unknown>;
+	let exported: Record<string, unknown>;
+	let status: string;
+	switch (v.phase) {
+		case 'queued':
+			status = 'waiting';
+			convert = task(1, 'convert-deck', 'convert', 'waiting');
+			exported = task(2, 'export-deck', 'export/url', 'waiting');
+			break;
+		case 'running':
+			status = 'processing';
+			convert = task(1, 'convert-deck', 'convert', 'processing', { percent: v.progress, engine: 'office' });
+			exported = task(2, 'export-deck', 'export/url', 'waiting');
+			break;
+		case 'succeeded':
+			status = 'finished';
+			convert = task(1, 'convert-deck', 'convert', 'finished', { engine: 'office' });
+			exported = task(2, 'export-deck', 'export/url', 'finished', { result: { files: filesOf(v).map((url, i) => ({ filename: i === 0 ? 'deck.pptx' : 'deck.pdf', size: 4096, url })) } });
+			break;
+		case 'failed':
+			status = 'error';
+			convert = task(1, 'convert-deck', 'convert', 'error', { code: CLOUDCONVERT_CODES[v.failureKind], message: reason(v).message, engine: 'office' });
+			// the tasks after the failed one fail with it, and say only that (*inferred* from the task model)
+			exported = task(2, 'export-deck', 'export/url', 'error', { code: 'INPUT_TASK_FAILED', message: 'Input task has failed' });
+			break;
+	}
+	return {
+		id: v.taskId,
+		tag: `deck-${v.taskId.slice(-6)}`,
+		status,
+		created_at: iso(v.createdAt),
+		started_at: iso(v.createdAt),
+		ended_at: status === 'finished' || status === 'error' ? iso(v.updatedAt) : null,
+		tasks: [imported, convert, exported],
+		links: { self: v.statusUrl },
+	};
+}
+const CLOUDCONVERT_CODES: Record<FailureKind, string> = { error: 'UNKNOWN_ERROR', timeout: 'TIMEOUT', aborted: 'CANCELLED', cancelled: 'CANCELLED', moderated: 'INVALID_INPUT' };
+
+/**
+ * kie.ai market tasks (`recordInfo`): `{code: 200, msg: "success", data}`; waiting / queuing / generating /
+ * success / fail; the result a JSON document inside a string (`resultJson: "{\"resultUrls\":[…]}"`), the request
+ * likewise (`param`, with the input document's URL and the callback address); `failMsg` beside `failCode`.
+ */
+const kieai: ShapeDef = {
+	spec: {
+		name: 'kie.ai (market models)',
+		doc: 'https://docs.kie.ai/market/common/get-task-detail',
+		kind: 'platform',
+		runningStatus: 200,
+		wordAt: 'data.state',
+		words: { queued: ['waiting'], running: ['queuing', 'generating'], succeeded: 'success', partial: 'success', failed: allKinds('fail') },
+		reasonAt: allKinds('data.failMsg'),
+		deckLinksAt: ['data.resultJson.resultUrls[0]', 'data.resultJson.resultUrls[1]'],
+		otherLinksAt: ['data.param.input.document_url', 'data.param.callBackUrl'],
+		runningLinksAt: ['data.param.input.document_url', 'data.param.callBackUrl'],
+		progress: { scale: 'none' },
+		envelopeSuccess: { code: 200, msg: 'success' },
+		create: { status: 200, idAt: 'data.taskId' },
+	},
+	created: (v) => ok({ code: 200, msg: 'success', data: { taskId: v.taskId } }),
+	status(v) {
+		const param = JSON.stringify({ model: 'deckgen/deck-1', callBackUrl: 'https://hooks.deckgen.example/kie/callback', input: { prompt: 'Quarterly update', document_url: v.input() } });
+		const data: Record<string, unknown> = {
+			taskId: v.taskId,
+			model: 'deckgen/deck-1',
+			state: v.phase === 'queued' ? 'waiting' : v.phase === 'running' ? (v.progress < 30 ? 'queuing' : 'generating') : v.phase === 'succeeded' ? 'success' : 'fail',
+			param,
+			resultJson: '',
+			failCode: '',
+			failMsg: '',
+			costTime: null,
+			completeTime: null,
+			createTime: v.createdAt,
+			updateTime: v.updatedAt,
+		};
+		if (v.phase === 'succeeded') Object.assign(data, { resultJson: JSON.stringify({ resultUrls: filesOf(v) }), costTime: v.updatedAt - v.createdAt, completeTime: v.updatedAt });
+		if (v.phase === 'failed') Object.assign(data, { failCode: v.failureKind === 'moderated' ? '422' : '501', failMsg: reason(v).message, completeTime: v.updatedAt });
+		return ok({ code: 200, msg: 'success', data });
+	},
+};
+
+/**
+ * Transloadit Assemblies: the state under `ok` (ASSEMBLY_UPLOADING, ASSEMBLY_EXECUTING, ASSEMBLY_COMPLETED,
+ * ASSEMBLY_CANCELED, REQUEST_ABORTED), an error code under `error` (no `ok`) on the failures that have one, with
+ * `message`; results by step name (`results.<step>[].ssl_url`: thumbnails first, the export after), the upload
+ * (the input document) under `uploads[]`.
+ */
+const transloadit: ShapeDef = {
+	spec: {
+		name: 'Transloadit (Assemblies)',
+		doc: 'https://transloadit.com/docs/api/response-codes/',
+		kind: 'conversion',
+		runningStatus: 200,
+		wordAt: 'ok',
+		words: {
+			queued: ['ASSEMBLY_UPLOADING'],
+			running: ['ASSEMBLY_EXECUTING'],
+			succeeded: 'ASSEMBLY_COMPLETED',
+			partial: 'ASSEMBLY_COMPLETED',
+			failed: { error: 'INTERNAL_COMMAND_ERROR', timeout: 'ASSEMBLY_EXPIRED', moderated: 'USER_COMMAND_ERROR', aborted: 'REQUEST_ABORTED', cancelled: 'ASSEMBLY_CANCELED' },
+		},
+		failedWordAt: { error: 'error', timeout: 'error', moderated: 'error' },
+		reasonAt: { error: 'message', timeout: 'message', moderated: 'message' },
+		deckLinksAt: ['results.exported[0].ssl_url', 'results.exported[1].ssl_url'],
+		otherLinksAt: ['results.thumbs[0].ssl_url', 'uploads[0].ssl_url', 'assembly_ssl_url'],
+		runningLinksAt: ['uploads[0].ssl_url', 'assembly_ssl_url', 'results.thumbs[0].ssl_url'],
+		progress: { scale: 'none' },
+		create: { status: 200, idAt: 'assembly_id' },
+	},
+	created: (v) => ok({ ...transloaditBase(v), taskId: v.taskId, ok: 'ASSEMBLY_UPLOADING', message: 'The Assembly is still in the process of being uploaded.', results: {} }),
+	status(v) {
+		const base = transloaditBase(v);
+		const thumbs = [{ id: `${v.taskId}-thumb`, name: 'slide-1.png', mime: 'image/png', ssl_url: v.preview(1) }];
+		switch (v.phase) {
+			case 'queued':
+				return ok({ ...base, ok: 'ASSEMBLY_UPLOADING', message: 'The Assembly is still in the process of being uploaded.', results: {} });
+			case 'running':
+				// results fill step by step while the Assembly executes: the thumbnails before the export
+				return ok({ ...base, ok: 'ASSEMBLY_EXECUTING', message: 'The Assembly is currently being executed.', results: v.progress >= 50 ? { thumbs } : {} });
+			case 'succeeded': {
+				const exported = filesOf(v).map((url, i) => ({ id: `${v.taskId}-out${i}`, name: i === 0 ? 'deck.pptx' : 'deck.pdf', mime: i === 0 ? 'application/vnd.openxmlformats-officedocument.presentationml.presentation' : 'application/pdf', ssl_url: url }));
+				return ok({ ...base, ok: 'ASSEMBLY_COMPLETED', message: 'The Assembly was successfully completed.', last_job_completed: iso(v.updatedAt), results: { thumbs, exported } });
+			}
+			case 'failed':
+				if (v.failureKind === 'cancelled') return ok({ ...base, ok: 'ASSEMBLY_CANCELED', message: 'The Assembly was canceled.', results: {} });
+				if (v.failureKind === 'aborted') return ok({ ...base, ok: 'REQUEST_ABORTED', message: 'The upload connection was closed or timed out before receiving all data.', results: {} });
+				return ok({ ...base, error: { error: 'INTERNAL_COMMAND_ERROR', timeout: 'ASSEMBLY_EXPIRED', moderated: 'USER_COMMAND_ERROR' }[v.failureKind], message: reason(v).message, results: {} });
+		}
+	},
+};
+function transloaditBase(v: DeckView): Record<string, unknown> {
+	return {
+		assembly_id: v.taskId,
+		assembly_ssl_url: v.statusUrl,
+		account_id: 'acc-deckgen',
+		execution_start: iso(v.createdAt),
+		bytes_expected: 2048,
+		bytes_received: 2048,
+		warnings: [],
+		uploads: [{ id: `${v.taskId}-up`, name: 'brief.docx', mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', ssl_url: v.input() }],
+	};
+}
+
+/**
+ * Meshy tasks: PENDING / IN_PROGRESS / SUCCEEDED / FAILED / CANCELED, `progress` 0–100, the reason under
+ * `task_error.message` (an empty message on every other record), the files under `model_urls` (empty strings
+ * until the end), a thumbnail and a preview video beside them.
+ */
+const meshy: ShapeDef = {
+	spec: {
+		name: 'Meshy',
+		doc: 'https://docs.meshy.ai/api/task-lifecycle',
+		kind: '3d',
+		runningStatus: 200,
+		wordAt: 'status',
+		words: { queued: ['PENDING'], running: ['IN_PROGRESS'], succeeded: 'SUCCEEDED', partial: 'SUCCEEDED', failed: { error: 'FAILED', timeout: 'FAILED', moderated: 'FAILED', aborted: 'CANCELED', cancelled: 'CANCELED' } },
+		reasonAt: { error: 'task_error.message', timeout: 'task_error.message', moderated: 'task_error.message' },
+		deckLinksAt: ['model_urls.pptx', 'model_urls.pdf'],
+		otherLinksAt: ['thumbnail_url', 'video_url'],
+		runningLinksAt: [],
+		progress: { at: 'progress', scale: 'percent' },
+		create: { status: 202, idAt: 'result' },
+	},
+	created: (v) => ok({ result: v.taskId, taskId: v.taskId }, 202),
+	status(v) {
+		const base = { id: v.taskId, created_at: v.createdAt, expires_at: v.createdAt + 3 * 86_400_000, texture_urls: [] };
+		const pending = { model_urls: { pptx: '', pdf: '' }, thumbnail_url: '', video_url: '', started_at: 0, finished_at: 0, task_error: { message: '' } };
+		switch (v.phase) {
+			case 'queued':
+				return ok({ ...base, ...pending, status: 'PENDING', progress: 0, preceding_tasks: 2 });
+			case 'running':
+				return ok({ ...base, ...pending, status: 'IN_PROGRESS', progress: v.progress, started_at: v.createdAt + 1_000 });
+			case 'succeeded':
+				return ok({
+					...base,
+					status: 'SUCCEEDED',
+					progress: 100,
+					model_urls: { pptx: v.pptx(), pdf: v.pdf() ?? '' },
+					thumbnail_url: v.preview(1),
+					video_url: v.preview(2),
+					started_at: v.createdAt + 1_000,
+					finished_at: v.updatedAt,
+					task_error: { message: '' },
+				});
+			case 'failed':
+				return ok({ ...base, ...pending, status: stopped(v.failureKind) ? 'CANCELED' : 'FAILED', progress: v.progress, started_at: v.createdAt + 1_000, finished_at: v.updatedAt, task_error: { message: stopped(v.failureKind) ? '' : reason(v).message } });
+		}
+	},
+};
+
+/**
+ * D-ID talks: created / started / done / error / rejected; while it works the record links the input image
+ * (`source_url`), the synthesised audio (`audio_url`, a real file, never the deck), the driver (`bank://…`) and
+ * where the result will be (`pending_url`, an `s3://` address); `result_url` once done; `error: {kind, description}`.
+ */
+const did: ShapeDef = {
+	spec: {
+		name: 'D-ID (talks)',
+		doc: 'https://docs.d-id.com/reference/talks-overview',
+		kind: 'video',
+		runningStatus: 200,
+		wordAt: 'status',
+		words: { queued: ['created'], running: ['started'], succeeded: 'done', partial: 'done', failed: { error: 'error', timeout: 'error', aborted: 'error', cancelled: 'error', moderated: 'rejected' } },
+		reasonAt: allKinds('error.description'),
+		deckLinksAt: ['result_url'],
+		otherLinksAt: ['source_url', 'audio_url'],
+		runningLinksAt: ['source_url', 'audio_url'],
+		progress: { scale: 'none' },
+		create: { status: 201, idAt: 'id' },
+	},
+	created: (v) => ok({ id: v.taskId, taskId: v.taskId, object: 'talk', created_at: iso(v.createdAt), created_by: 'auth0|deckgen', status: 'created' }, 201),
+	status(v) {
+		const base = { id: v.taskId, object: 'talk', user_id: 'auth0|deckgen', created_by: 'auth0|deckgen', created_at: iso(v.createdAt), modified_at: iso(v.updatedAt), source_url: v.input(), driver_url: 'bank://lively/', config: { result_format: '.pptx', fluent: false } };
+		const pendingUrl = `s3://deckgen-talks/${v.taskId}/deck.pptx`;
+		switch (v.phase) {
+			case 'queued':
+				return ok({ ...base, status: 'created', pending_url: pendingUrl });
+			case 'running':
+				return ok({ ...base, status: 'started', started_at: iso(v.createdAt + 1_000), audio_url: v.audio(), pending_url: pendingUrl });
+			case 'succeeded':
+				return ok({ ...base, status: 'done', started_at: iso(v.createdAt + 1_000), audio_url: v.audio(), result_url: v.pptx(), duration: 12 });
+			case 'failed':
+				return ok({ ...base, status: v.failureKind === 'moderated' ? 'rejected' : 'error', audio_url: v.audio(), error: { kind: DID_KINDS[v.failureKind], description: reason(v).message } });
+		}
+	},
+};
+const DID_KINDS: Record<FailureKind, string> = { error: 'InternalServerError', timeout: 'TimeoutError', aborted: 'InternalServerError', cancelled: 'InternalServerError', moderated: 'ContentModerationError' };
+
+/**
+ * Rev.ai transcription jobs: in_progress / transcribed (a success word of its own) / failed, `failure` a code
+ * and `failure_detail` the human-readable reason; `media_url` the input. The transcript is a second call
+ * (`/jobs/{id}/transcript`); here its link is inlined as `transcript_url`.
+ */
+const revai: ShapeDef = {
+	spec: {
+		name: 'Rev.ai (async jobs)',
+		doc: 'https://docs.rev.ai/api/asynchronous/reference/jobs/getjobbyid',
+		kind: 'audio',
+		runningStatus: 200,
+		wordAt: 'status',
+		words: { queued: ['in_progress'], running: ['in_progress'], succeeded: 'transcribed', partial: 'transcribed', failed: allKinds('failed') },
+		reasonAt: allKinds('failure_detail'),
+		deckLinksAt: ['transcript_url'],
+		otherLinksAt: ['media_url'],
+		runningLinksAt: ['media_url'],
+		progress: { scale: 'none' },
+		create: { status: 200, idAt: 'id' },
+	},
+	created: (v) => ok({ ...revaiBase(v), taskId: v.taskId, status: 'in_progress' }),
+	status(v) {
+		const base = revaiBase(v);
+		switch (v.phase) {
+			case 'queued':
+			case 'running':
+				return ok({ ...base, status: 'in_progress' });
+			case 'succeeded':
+				return ok({ ...base, status: 'transcribed', completed_on: iso(v.updatedAt), duration_seconds: 324.36, transcript_url: v.pptx() });
+			case 'failed':
+				return ok({ ...base, status: 'failed', completed_on: iso(v.updatedAt), failure: REVAI_FAILURES[v.failureKind], failure_detail: reason(v).message });
+		}
+	},
+};
+const REVAI_FAILURES: Record<FailureKind, string> = { error: 'internal_processing', timeout: 'internal_processing', aborted: 'internal_processing', cancelled: 'internal_processing', moderated: 'invalid_media' };
+function revaiBase(v: DeckView): Record<string, unknown> {
+	return { id: v.taskId, created_on: iso(v.createdAt), name: 'brief.docx', media_url: v.input(), type: 'async', language: 'en', transcriber: 'machine' };
+}
+
+const SHAPES: Record<Exclude<ServiceShape, 'none'>, ShapeDef> = {
+	slidespeak,
+	gamma,
+	presenton,
+	replicate,
+	runway,
+	kling,
+	heygen,
+	fal,
+	stability,
+	minimax,
+	luma,
+	suno,
+	apify,
+	azure,
+	vertex,
+	veo,
+	creatomate,
+	bfl,
+	tripo,
+	cloudconvert,
+	kieai,
+	transloadit,
+	meshy,
+	did,
+	revai,
+};
 
 /** Every modelled service, by shape: what a correct client must conclude (see ServiceShapeSpec). */
 export const SERVICE_SHAPES: Record<Exclude<ServiceShape, 'none'>, ServiceShapeSpec> = Object.fromEntries(
@@ -853,10 +1349,26 @@ export function serviceCreated(shape: Exclude<ServiceShape, 'none'>, view: DeckV
 	return SHAPES[shape].created(view);
 }
 
-/** The value at a spec path (`data.output[0]`, `task_result.url`) of a body, for tests. */
+/**
+ * The value at a spec path (`data.output[0]`, `task_result.url`) of a body, for tests. A member whose value is a
+ * string holding a JSON object or array is read through (`data.resultJson.resultUrls[0]`, kie.ai's result, issue 39).
+ */
 export function valueAt(body: unknown, path: string): unknown {
 	return path
 		.replace(/\[(\d+)\]/g, '.$1')
 		.split('.')
-		.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), body);
+		.reduce<unknown>((value, key) => {
+			const container = typeof value === 'string' ? parsedJson(value) : value;
+			return container && typeof container === 'object' ? (container as Record<string, unknown>)[key] : undefined;
+		}, body);
+}
+
+/** A string's JSON object or array, or undefined (plain text, an empty string). */
+function parsedJson(text: string): unknown {
+	if (!/^\s*[[{]/.test(text)) return undefined;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return undefined;
+	}
 }

@@ -11,7 +11,7 @@ import { DEFAULT_PRICES } from './pricing';
 import { BucketSet } from './ratelimit';
 import { resolveProfile, type ProfileChoices, type ProfileName } from './profile';
 import { createRng, type Rng } from './rng';
-import { ObjectStorage } from './storage';
+import { ObjectStorage, type StorageRequest } from './storage';
 import type { Capability, DemoKeys, Limits, PriceTable, SimulatorOptions, StatusWords } from './types';
 
 export type LimitsState = Omit<Limits, 'retryAfterMs'> & { retryAfterMs?: number };
@@ -50,6 +50,8 @@ export class SimState {
 	readonly profile: ProfileChoices & { name: ProfileName };
 	/** Presigned-storage stand-in on another origin (listening once start() returns). */
 	readonly storage: ObjectStorage;
+	/** Every request for a deck file on the API's own origin (`sim.fileRequests`). */
+	readonly fileRequests: StorageRequest[] = [];
 	/** The API's own origin, set once the server listens (absolute links in bodies). */
 	publicUrl = '';
 	deckFileBytes: number;

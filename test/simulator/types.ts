@@ -323,6 +323,12 @@ export interface Simulator {
 	serviceShape?: ServiceShapeSpec;
 	/** The presigned-storage stand-in on another origin: its URL and every request it got. */
 	storage: { url: string; readonly requests: ReadonlyArray<StorageRequest> };
+	/**
+	 * Every request for a deck file on the API's own origin (`/v1/decks/{taskId}/files/…`): method, Range as sent,
+	 * status (200, 206, 404, 416, 302), whether an Authorization header came, when its connection closed. With
+	 * `storage.requests`, what a test counts to see how a client probes and fetches files.
+	 */
+	readonly fileRequests: ReadonlyArray<StorageRequest>;
 	keys: DemoKeys;
 	ledger: Ledger;
 	control: SimulatorControl;

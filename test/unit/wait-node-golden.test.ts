@@ -88,7 +88,7 @@ describe('Deck Generator Wait: the panel and the items, byte for byte', () => {
 	const record: Record<string, unknown> = {};
 
 	beforeEach(async () => {
-		sim = await start({ seed: 27, clock: { manual: true }, deckFileBytes: 256 });
+		sim = await start({ seed: 27, clock: { manual: true }, deckFileBytes: 1280 });
 	});
 	afterEach(async () => {
 		await sim.close();

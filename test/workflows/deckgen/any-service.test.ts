@@ -153,7 +153,7 @@ describe('402 options as plain cta strings', () => {
 describe('the service’s own `links` and `deckUrl` (HAL style) are kept', () => {
 	let sim: Simulator;
 	beforeAll(async () => {
-		sim = await start({ seed: 165, clock: { speed: 1_000 }, deckFileBytes: 1024, choices: { statusLinks: 'hal', fileLinks: 'api' } });
+		sim = await start({ seed: 165, clock: { speed: 1_000 }, deckFileBytes: 1536, choices: { statusLinks: 'hal', fileLinks: 'api' } });
 	});
 	afterAll(async () => await sim.close());
 
@@ -183,7 +183,7 @@ describe('the service’s own `links` and `deckUrl` (HAL style) are kept', () =>
 			serviceLinks: { file: { href: `${sim.url}/v1/decks/${taskId}/files/deck.pptx` } },
 			serviceDeckUrl: app(taskId),
 			deckUrl: `${sim.url}/v1/decks/${taskId}/files/deck.pptx`,
-			fileSize: 1024,
+			fileSize: 1536,
 		});
 		expect(Array.isArray(completed[0].json.links)).toBe(true);
 	});
@@ -200,7 +200,7 @@ describe('the service’s own `links` and `deckUrl` (HAL style) are kept', () =>
 describe('Deck → Download from a task id keeps the input item', () => {
 	let sim: Simulator;
 	beforeAll(async () => {
-		sim = await start({ seed: 166, clock: { manual: true }, deckFileBytes: 512 });
+		sim = await start({ seed: 166, clock: { manual: true }, deckFileBytes: 1280 });
 	});
 	afterAll(async () => await sim.close());
 
@@ -208,7 +208,7 @@ describe('Deck → Download from a task id keeps the input item', () => {
 		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 0, outcome: 'succeeded' });
 		const result = await runWith(sim, loadWorkflow('download'), sim.keys.personal, [{ taskId, requester: 'ana@example.com', ticket: 42 }]);
 		const [item] = result.output('Success');
-		expect(item.json).toMatchObject({ taskId, requester: 'ana@example.com', ticket: 42, outcome: 'success', fileSize: 512 });
+		expect(item.json).toMatchObject({ taskId, requester: 'ana@example.com', ticket: 42, outcome: 'success', fileSize: 1280 });
 		expect(item.binary?.data).toBeDefined();
 	});
 });

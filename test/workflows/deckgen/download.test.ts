@@ -3,17 +3,26 @@
  * the service put its links, Deck → Download fetches the file as n8n binary data, and the API key
  * goes only to the Base URL's own origin: never to presigned storage, never across a redirect.
  */
-import { start, type ResultLinks, type Simulator } from '../../simulator';
+import { readDeckFile, start, type ResultLinks, type Simulator } from '../../simulator';
 import { continueErrorOutput, jsonOf, loadWorkflow, runWith } from './fixture';
 
 const MINUTE = 60_000;
 
-/** What the simulator serves for a deck file: the bytes start with the format's magic and name the deck. */
+/**
+ * What the simulator serves for a deck file, by its own structure: a PPTX is a ZIP whose central directory names
+ * the package's parts and whose presentation names the deck; a PDF starts with `%PDF-` and names the deck.
+ */
 function expectDeckFile(data: string, taskId: string, format: 'pptx' | 'pdf', size: number): void {
 	const bytes = Buffer.from(data, 'base64');
 	expect(bytes.length).toBe(size);
-	expect(bytes.subarray(0, 4).toString('latin1')).toBe(format === 'pdf' ? '%PDF' : 'PK\u0003\u0004');
-	expect(bytes.toString('latin1')).toContain(taskId);
+	const reading = readDeckFile(bytes);
+	if (format === 'pptx') {
+		expect(reading).toMatchObject({ format: 'pptx', entries: ['[Content_Types].xml', '_rels/.rels', 'ppt/presentation.xml'] });
+		expect(reading.format === 'pptx' && reading.presentation).toContain(taskId);
+	} else {
+		expect(reading).toEqual({ format: 'pdf', version: '1.7' });
+		expect(bytes.toString('latin1')).toContain(taskId);
+	}
 }
 
 /** Requests the simulator's API got for deck files, with whether they were authenticated. */

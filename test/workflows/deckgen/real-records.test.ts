@@ -9,7 +9,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runWorkflow } from '../../harness';
-import { start, type ProfileChoices, type Simulator } from '../../simulator';
+import { readDeckFile, start, type ProfileChoices, type Simulator } from '../../simulator';
 import { credentialFor } from '../credential';
 import { loadWorkflow as loadWaitWorkflow, WAIT_NODE } from '../wait/run';
 import { continueErrorOutput, jsonOf, loadWorkflow, runWith } from './fixture';
@@ -212,7 +212,7 @@ describe('3. a preview is not the deck', () => {
 			expect(polls.waitUntilDone).toBe(1);
 			const download = await deckOperation(sim, 'download', taskId);
 			const bytes = Buffer.from(download.success[0].binary!.data.data, 'base64');
-			expect(bytes.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
+			expect(readDeckFile(bytes)).toMatchObject({ format: 'pptx', presentation: expect.stringContaining(taskId) });
 			expect(download.item.fileName).toMatch(/\.pptx$/);
 		});
 	});

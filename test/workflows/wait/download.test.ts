@@ -3,7 +3,7 @@
  * binary data for Email and Slack nodes, in both modes, wherever the service put the link and
  * whichever origin it points to; a failed download never loses the finished deck.
  */
-import { start, type Simulator } from '../../simulator';
+import { readDeckFile, start, type Simulator } from '../../simulator';
 import { runWait } from './run';
 
 const MINUTE = 60_000;
@@ -27,7 +27,10 @@ describe('Deck Generator Wait: Download File', () => {
 		expect(item.json).toMatchObject({ taskId: a, deckUrl: expect.stringContaining(a), fileName: `deck-${a}-v1.pptx`, fileSize: 2048 });
 		const bytes = Buffer.from(item.binary!.data.data, 'base64');
 		expect(bytes.length).toBe(2048);
-		expect(bytes.subarray(0, 2).toString()).toBe('PK');
+		// the deck's PPTX by its own structure: a ZIP whose central directory names the presentation, naming the deck
+		const pptx = readDeckFile(bytes);
+		expect(pptx).toMatchObject({ format: 'pptx', entries: expect.arrayContaining(['ppt/presentation.xml']) });
+		expect(pptx.format === 'pptx' && pptx.presentation).toContain(a);
 		expect(item.binary!.data).toMatchObject({ fileName: `deck-${a}-v1.pptx`, mimeType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' });
 		// A failed deck has nothing to download.
 		expect(failedItems[0].binary).toBeUndefined();
@@ -36,13 +39,13 @@ describe('Deck Generator Wait: Download File', () => {
 
 	test('links given as paths on the service are resolved on the Base URL, and the file comes down with the key', async () => {
 		await sim.close();
-		sim = await start({ seed: 16, clock: { speed: 1_000 }, deckFileBytes: 1024, choices: { fileLinks: 'api-relative', resultLinks: 'files', statusLinks: 'none' } });
+		sim = await start({ seed: 16, clock: { speed: 1_000 }, deckFileBytes: 1536, choices: { fileLinks: 'api-relative', resultLinks: 'files', statusLinks: 'none' } });
 		const a = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded' });
 		const { completed } = await runWait('download', sim, [{ taskId: a }]);
 		expect(completed).toHaveLength(1);
-		expect(completed[0].json).toMatchObject({ taskId: a, deckUrl: `${sim.url}/v1/decks/${a}/files/deck.pptx`, fileSize: 1024 });
+		expect(completed[0].json).toMatchObject({ taskId: a, deckUrl: `${sim.url}/v1/decks/${a}/files/deck.pptx`, fileSize: 1536 });
 		expect(completed[0].json.links).toContainEqual({ path: 'files.pdf', url: `${sim.url}/v1/decks/${a}/files/deck.pdf` });
-		expect(Buffer.from(completed[0].binary!.data.data, 'base64').subarray(0, 2).toString()).toBe('PK');
+		expect(readDeckFile(Buffer.from(completed[0].binary!.data.data, 'base64')).format).toBe('pptx');
 	});
 
 	test('a download that fails keeps the item on Completed with downloadError', async () => {

@@ -26,7 +26,7 @@ function withSimplify(simplify: boolean | undefined): WorkflowJson {
 describe('Deck Generator Wait: Simplify', () => {
 	let sim: Simulator;
 	beforeEach(async () => {
-		sim = await start({ seed: 22, clock: { manual: true }, deckFileBytes: 512 });
+		sim = await start({ seed: 22, clock: { manual: true }, deckFileBytes: 1280 });
 	});
 	afterEach(async () => {
 		await sim.close();
@@ -66,7 +66,7 @@ describe('Deck Generator Wait: Simplify', () => {
 			...(readingsOf(sim).completedNote ? { statusNote: expect.stringContaining(String(sim.profile.statusWords.succeeded)) } : {}),
 		});
 		// the file itself, for Slack or email; its name, type and size only in its metadata
-		expect(Buffer.from(completed[0].binary!.data.data, 'base64').length).toBe(512);
+		expect(Buffer.from(completed[0].binary!.data.data, 'base64').length).toBe(1280);
 		expect(completed[0].binary!.data).toMatchObject({ fileName: `deck-${done}-v1.pptx`, mimeType: expect.any(String) });
 
 		expect(stillRunning.map((item) => item.pairedItem)).toEqual([{ item: 2 }]);
@@ -95,7 +95,7 @@ describe('Deck Generator Wait: Simplify', () => {
 				statusBody: expect.objectContaining({ taskId: done }),
 				links: expect.arrayContaining([expect.objectContaining({ url: expect.stringContaining(done) })]),
 				polls: 1,
-				fileSize: 512,
+				fileSize: 1280,
 			});
 			expect(stillRunning[0].json).toMatchObject({ brief: 'Hiring', statusBody: expect.any(Object), elapsedSeconds: expect.any(Number) });
 		}
