@@ -169,7 +169,7 @@ describe('the service’s own `links` and `deckUrl` (HAL style) are kept', () =>
 			serviceDeckUrl: app(taskId),
 			serviceLinks: { self: { href: `/v1/decks/${taskId}/status` }, file: { href: file }, pdf: { href: expect.any(String) } },
 		});
-		expect(item.links).toContainEqual({ path: 'links.file.href', url: file });
+		expect(item.links).toContainEqual({ path: 'links.file.href', url: file, kind: 'deck' });
 	});
 
 	test('Wait node: the input item’s `links` stays as `inputLinks`, the service’s as `serviceLinks`; the file still comes down', async () => {

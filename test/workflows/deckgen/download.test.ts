@@ -69,7 +69,7 @@ describe('Deck → Download and the links of a status (profile of this run)', ()
 		const [status] = jsonOf(result.output('Success'));
 		expect(status.deckUrl).toMatch(new RegExp(`${taskId}.*\\.pptx`));
 		const links = status.links as Array<{ path: string; url: string }>;
-		expect(links).toContainEqual({ path: expect.any(String), url: status.deckUrl });
+		expect(links).toContainEqual({ path: expect.any(String), url: status.deckUrl, kind: 'deck' });
 		for (const link of links) expect(link.url).toMatch(/^https?:\/\//);
 	});
 

@@ -78,7 +78,7 @@ describe('file links given as root-relative paths', () => {
 		const status = await runWith(sim, loadWorkflow('get-status'), sim.keys.personal, [{ taskId }]);
 		const [read] = jsonOf(status.output('Success'));
 		expect(read.deckUrl).toBe(`${sim.url}/v1/decks/${taskId}/files/deck.pptx`);
-		expect(read.links).toContainEqual({ path: 'files.pdf', url: `${sim.url}/v1/decks/${taskId}/files/deck.pdf` });
+		expect(read.links).toContainEqual({ path: 'files.pdf', url: `${sim.url}/v1/decks/${taskId}/files/deck.pdf`, kind: 'file' });
 
 		const downloaded = await runWith(sim, loadWorkflow('download'), sim.keys.personal, [{ taskId, link: 'files.pdf' }]);
 		const [file] = downloaded.output('Success');

@@ -181,7 +181,7 @@ describe('a word on no list, or a failure word, on a record with the deck to han
 
 		const { completed } = await runWaitWith(sim, 'check-once', [taskId]);
 		expect(completed).toEqual([expect.objectContaining({ taskId, status: 'processed', state: 'succeeded', outcome: 'completed' })]);
-		expect(completed[0].statusNote).toMatch(/The service said "processed", but the record has the deck to hand over \(.+\): reported as completed/);
+		expect(completed[0].statusNote).toMatch(/The service said "processed", but the record has the deck to hand over \(.+\), and its file is there: reported as completed/);
 
 		const status = await runDeckOperation(sim, 'get-status', taskId);
 		expect(jsonOf(status.output('Success'))[0]).toMatchObject({ state: 'succeeded', statusNote: expect.any(String) });
@@ -233,9 +233,12 @@ describe('a running deck whose record already carries its file links (given befo
 		sim.control.advance(60 * MINUTE); // past its queued start: running, progress 10
 		const once = await runWaitWith(sim, 'check-once', [running], { options: settled() });
 		expect(once.completed).toEqual([]);
-		expect(once.stillRunning).toEqual([expect.objectContaining({ taskId: running, state: runningState(), deckUrl: expect.any(String) })]);
+		// deckUrl is the deck or nothing: the file's future link stays among the links, and under the service's own name
+		expect(once.stillRunning).toEqual([expect.objectContaining({ taskId: running, state: runningState(), links: expect.arrayContaining([expect.objectContaining({ url: expect.stringMatching(/deck\.pptx/) })]) })]);
+		expect(once.stillRunning[0]).not.toHaveProperty('deckUrl');
 		const status = await runDeckOperation(sim, 'get-status', running, settled());
-		expect(jsonOf(status.output('Success'))[0]).toMatchObject({ state: runningState(), deckUrl: expect.any(String) });
+		expect(jsonOf(status.output('Success'))[0]).toMatchObject({ state: runningState() });
+		expect(jsonOf(status.output('Success'))[0]).not.toHaveProperty('deckUrl');
 
 		// 60 sim minutes (3.6 s here): the first reads find it still working, its link already there
 		const soon = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 60 * MINUTE, outcome: 'succeeded' });

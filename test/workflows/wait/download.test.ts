@@ -44,15 +44,19 @@ describe('Deck Generator Wait: Download File', () => {
 		const { completed } = await runWait('download', sim, [{ taskId: a }]);
 		expect(completed).toHaveLength(1);
 		expect(completed[0].json).toMatchObject({ taskId: a, deckUrl: `${sim.url}/v1/decks/${a}/files/deck.pptx`, fileSize: 1536 });
-		expect(completed[0].json.links).toContainEqual({ path: 'files.pdf', url: `${sim.url}/v1/decks/${a}/files/deck.pdf` });
+		expect(completed[0].json.links).toContainEqual({ path: 'files.pdf', url: `${sim.url}/v1/decks/${a}/files/deck.pdf`, kind: 'file' });
 		expect(readDeckFile(Buffer.from(completed[0].binary!.data.data, 'base64')).format).toBe('pptx');
 	});
 
-	test('a download that fails keeps the item on Completed with downloadError', async () => {
+	test('a download that fails keeps the item on Completed with downloadError; a link that gives something else than the deck is not the deck', async () => {
+		await sim.close();
+		// a sign-in page served at the deck's file address (a misconfigured CDN), with the service's success word
+		sim = await start({ seed: 17, clock: { speed: 1_000 }, deckFileBytes: 2048, choices: { fileContent: 'html' } });
 		const a = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded' });
-		const { completed } = await runWait('download', sim, [{ taskId: a, link: 'no.such.path' }]);
+		const { completed } = await runWait('download', sim, [{ taskId: a }]);
 		expect(completed).toHaveLength(1);
-		expect(completed[0].json).toMatchObject({ taskId: a, downloadError: { message: expect.stringMatching(/has no link at "no\.such\.path"/) } });
+		expect(completed[0].json).toMatchObject({ taskId: a, downloadError: { message: expect.stringMatching(/is an HTML page, not the deck$/) } });
+		expect(completed[0].json).not.toHaveProperty('deckUrl');
 		expect(completed[0].binary).toBeUndefined();
 	});
 

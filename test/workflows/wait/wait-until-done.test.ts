@@ -41,7 +41,7 @@ describe('Deck Generator Wait: Wait Until Done', () => {
 			// Wherever the service put the file's link, deckUrl is it (and links lists every link with its path).
 			expect(json.deckUrl).toContain(json.taskId);
 			expect(json.deckUrl).toMatch(/\.pptx/);
-			expect(json.links).toEqual(expect.arrayContaining([{ path: expect.any(String), url: json.deckUrl }]));
+			expect(json.links).toEqual(expect.arrayContaining([{ path: expect.any(String), url: json.deckUrl, kind: 'deck' }]));
 			const own = reads.filter((r) => r.path.includes(json.taskId));
 			expect(json.polls).toBe(own.length);
 			expect(json.requestId).toBe(own.at(-1)!.requestId);
