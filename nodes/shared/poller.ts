@@ -57,7 +57,7 @@
  */
 import { CancelledError, throwIfCancelled, type CallResult, type CredentialGate, type Sleep } from './client';
 import type { ServiceFailure } from './problem';
-import { DEFAULT_STATUS_WORDS, judgeStatus, settleFileCheck, type DeckState, type FileCheck, type ReadingPaths, type StatusJudgement, type StatusWords } from './status';
+import { DEFAULT_STATUS_WORDS, judgeStatus, pathMissNote, settleFileCheck, type DeckState, type FileCheck, type ReadingPaths, type StatusJudgement, type StatusWords } from './status';
 
 /** The contract's polling interval for `GET /v1/decks/{taskId}/status`. */
 export const CONTRACT_POLL_INTERVAL_MS = 5_000;
@@ -141,10 +141,11 @@ export interface PollerOptions {
 	/** The URL a deck's status is read from: root-relative links in it are resolved against it. */
 	statusUrl?: (taskId: string) => string;
 	/**
-	 * Told once per deck, while the wait goes on, when the service has sent the same word on no list
-	 * UNKNOWN_WORD_NOTICE_READS times in a row: a word that never changes is said early, not at Max Wait.
+	 * Told while the wait goes on, not only at Max Wait, what a person must settle about how a deck is read:
+	 * once per deck when the service has sent the same word on no list UNKNOWN_WORD_NOTICE_READS times in a
+	 * row, and once per deck when a path the user set matches nothing in its record.
 	 */
-	onUnknownWord?: (taskId: string, note: string) => void;
+	onReadingNote?: (taskId: string, note: string) => void;
 	/**
 	 * Whether a deck's file is at its link and is a deck (a ranged GET), for a record that would be completed on
 	 * its link alone. Without it such a record is never completed (the safe reading: a link is no deck).
@@ -163,6 +164,8 @@ interface Deck {
 	done: boolean;
 	/** The last check of its file that found it not there: of which link under which word, when, and why. */
 	lastFileCheck?: { key: string; at: number; check: FileCheck };
+	/** A path the user set matched nothing in its record, and it was said (onReadingNote). */
+	pathMissNoted?: boolean;
 }
 
 /** When a deck may be read again: one interval after its last answer (+Infinity while a read is out). */
@@ -212,7 +215,7 @@ interface Poller {
 	signal?: AbortSignal;
 	gate?: CredentialGate;
 	statusUrl?: PollerOptions['statusUrl'];
-	onUnknownWord?: PollerOptions['onUnknownWord'];
+	onReadingNote?: PollerOptions['onReadingNote'];
 	checkFile?: PollerOptions['checkFile'];
 	maxInFlight: number;
 	start: number;
@@ -265,7 +268,7 @@ export async function pollDecks(specs: DeckSpec[], options: PollerOptions): Prom
 		signal: options.signal,
 		gate: options.gate,
 		statusUrl: options.statusUrl,
-		onUnknownWord: options.onUnknownWord,
+		onReadingNote: options.onReadingNote,
 		checkFile: options.checkFile,
 		maxInFlight: Math.max(1, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT),
 		start: now(),
@@ -512,6 +515,7 @@ function settle(poller: Poller, deck: Deck, result: CallResult, judgement: Statu
 		report.status = report.judgement.word;
 		report.state = report.judgement.state;
 		noteUnknownWord(poller, report);
+		notePathMisses(poller, deck);
 		report.requestId = outcome.requestId;
 		delete report.failure;
 		if (report.state === 'succeeded') finish(poller, deck, 'completed');
@@ -530,6 +534,14 @@ function settle(poller: Poller, deck: Deck, result: CallResult, judgement: Statu
 /** Reads of the same word on no list, in a row, after which the wait says so (onUnknownWord). */
 export const UNKNOWN_WORD_NOTICE_READS = 3;
 
+/** A path the user set that matches nothing in a deck's record is said at its first such read, once per deck. */
+function notePathMisses(poller: Poller, deck: Deck): void {
+	const misses = deck.report.judgement?.pathMisses;
+	if (!misses?.length || deck.pathMissNoted) return;
+	deck.pathMissNoted = true;
+	poller.onReadingNote?.(deck.report.taskId, misses.map((miss) => pathMissNote(miss.option, miss.path, miss.members)).join(' '));
+}
+
 /** Counts the reads that sent the same word on no list in a row (a word that never changes is said early). */
 function noteUnknownWord(poller: Poller, report: DeckReport): void {
 	const { word, wordState } = report.judgement ?? {};
@@ -539,7 +551,7 @@ function noteUnknownWord(poller: Poller, report: DeckReport): void {
 	}
 	if (report.unknownWord?.word === word) report.unknownWord.reads++;
 	else report.unknownWord = { word, reads: 1, firstAt: poller.now() };
-	if (report.unknownWord.reads === UNKNOWN_WORD_NOTICE_READS && report.judgement?.note) poller.onUnknownWord?.(report.taskId, report.judgement.note);
+	if (report.unknownWord.reads === UNKNOWN_WORD_NOTICE_READS && report.judgement?.note) poller.onReadingNote?.(report.taskId, report.judgement.note);
 }
 
 function finish(poller: Poller, deck: Deck, outcome: WaitOutcome, failure?: ServiceFailure): void {

@@ -80,7 +80,7 @@ export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData
 				// root-relative links in a status answer are on the service (judgeStatus, as Get Status)
 				statusUrl: (taskId) => statusUrlOf(service.baseUrl, taskId),
 				// said while the wait goes on (the log), not only at Max Wait
-				onUnknownWord: (taskId, note) => this.logger.warn(`Deck Generator Wait: deck ${taskId}: ${note}`),
+				onReadingNote: (taskId, note) => this.logger.warn(`Deck Generator Wait: deck ${taskId}: ${note}`),
 				// a link is no deck until its file is there (status/judge.ts fileToCheck)
 				checkFile: async (url) => await checkDeckFile(this, service.baseUrl, url),
 			},

@@ -12,6 +12,7 @@
 import {
 	NodeOperationError,
 	type IBinaryData,
+	type ICredentialDataDecryptedObject,
 	type IExecuteFunctions,
 	type IHttpRequestOptions,
 	type INodeProperties,
@@ -34,7 +35,7 @@ import { failureMessage } from './errors';
 import { parseFailure } from '../problem';
 import { keyMasker } from '../secrecy';
 import { lowerCaseHeaders } from '../transport';
-import { CREDENTIAL_TYPE, type DeckGenCredential } from './transport';
+import { CREDENTIAL_TYPE, decryptedCredential, type DeckGenCredential } from './transport';
 
 const DOWNLOAD_TIMEOUT_MS = 5 * 60_000;
 
@@ -107,7 +108,8 @@ async function openFile(
 	fail: (message: string, description: string) => NodeOperationError,
 	request: { range?: string; timeoutMs: number },
 ): Promise<OpenedFile> {
-	const credential = (await ctx.getCredentials(CREDENTIAL_TYPE)) as unknown as DeckGenCredential;
+	const decrypted = await credentialOf(ctx);
+	const credential = decrypted as unknown as DeckGenCredential;
 	let current = url;
 	for (let hop = 0; ; hop++) {
 		const connection = closableConnection(ctx.getExecutionCancelSignal?.());
@@ -128,7 +130,7 @@ async function openFile(
 		try {
 			response = (
 				carriesKey
-					? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)
+					? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, { credentialsDecrypted: decryptedCredential(ctx, decrypted) })
 					: await ctx.helpers.httpRequest(options)
 			) as RawResponse;
 		} catch (error) {
@@ -146,9 +148,18 @@ async function openFile(
 	}
 }
 
+/** The credential, read (and decrypted) once per node run however many files it fetches or checks. */
+const credentials = new WeakMap<IExecuteFunctions, Promise<ICredentialDataDecryptedObject>>();
+
+async function credentialOf(ctx: IExecuteFunctions): Promise<ICredentialDataDecryptedObject> {
+	let credential = credentials.get(ctx);
+	if (!credential) credentials.set(ctx, (credential = ctx.getCredentials(CREDENTIAL_TYPE)));
+	return await credential;
+}
+
 /** An error of this item, with the API key masked in what it says. */
 async function failWith(ctx: IExecuteFunctions, itemIndex: number) {
-	const credential = (await ctx.getCredentials(CREDENTIAL_TYPE)) as unknown as DeckGenCredential;
+	const credential = (await credentialOf(ctx)) as unknown as DeckGenCredential;
 	const mask = keyMasker(credential.apiKey);
 	return {
 		mask,
@@ -210,7 +221,9 @@ export async function checkDeckFile(ctx: IExecuteFunctions, baseUrl: string, url
 	const { connection, status, body } = opened;
 	if (status < 200 || status >= 300) {
 		connection.close(body);
-		return { there: false, why: `the file host answered ${status}${NOT_THERE.has(status) ? '' : ', not the file'}` };
+		// a file not (yet) there says so by its 404 or 410; any other refusal has a fix, said beside it
+		const hint = status === 404 || status === 410 ? undefined : downloadRefusalHint(status, opened.carriesKey, opened.url, baseUrl);
+		return { there: false, why: `the file host answered ${status}${NOT_THERE.has(status) ? '' : ', not the file'}`, ...(hint ? { hint } : {}) };
 	}
 	const head = await readCapped(body, FILE_HEAD_BYTES, connection, true);
 	connection.close(body);

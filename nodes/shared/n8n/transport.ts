@@ -35,10 +35,7 @@ export interface DeckGenCredential {
  */
 export function n8nTransport(ctx: IExecuteFunctions, baseUrl: string, timeoutMs = 60_000, credential?: ICredentialDataDecryptedObject): Transport {
 	const root = baseUrl.replace(/\/+$/, '');
-	const reference = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-	const credentialsDecrypted: ICredentialsDecrypted | undefined = credential
-		? { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: credential }
-		: undefined;
+	const credentialsDecrypted = credential ? decryptedCredential(ctx, credential) : undefined;
 	const mask = keyMasker(credential?.apiKey);
 	return async (request) => {
 		let url = `${root}${request.path}`;
@@ -93,6 +90,12 @@ export function n8nTransport(ctx: IExecuteFunctions, baseUrl: string, timeoutMs 
 			return mask.response({ status: response.statusCode, headers: answered, text: bodyText(response.body) });
 		}
 	};
+}
+
+/** The credential as n8n's request helper takes it already decrypted (`credentialsDecrypted`): no decryption per request. */
+export function decryptedCredential(ctx: IExecuteFunctions, credential: ICredentialDataDecryptedObject): ICredentialsDecrypted {
+	const reference = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+	return { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: credential };
 }
 
 export function bodyText(body: unknown): string {

@@ -62,6 +62,8 @@ export interface StatusJudgement {
 	 * Until then `state` is what the record says without it, so a reader that cannot check is never wrong.
 	 */
 	fileToCheck?: { url: string; path: string; thereNote: string };
+	/** The deck's file was checked and is not (yet) the deck: why, in words (`the file host answered 404`). */
+	fileMissing?: string;
 	/** Paths the user set that matched nothing in this record (the note says so too; readers add a hint). */
 	pathMisses?: Array<{ option: string; path: string; members: string[] }>;
 	/** One or two sentences, present only where the witnesses disagree, the word was elsewhere, or a path missed. */
@@ -206,6 +208,8 @@ export interface FileCheck {
 	there: boolean;
 	/** Why the file is not the deck yet, for the note: "the file host answered 404", "an HTML page". */
 	why?: string;
+	/** What would fix a refusal that is not "not there yet" (a 401 on a link the key may not go to), for the note. */
+	hint?: string;
 }
 
 /**
@@ -229,7 +233,8 @@ export function settleFileCheck(judgement: StatusJudgement, check: FileCheck): S
 		return settled;
 	}
 	const what = settled.state === 'failed' ? 'reported as failed' : 'still checking';
-	settled.note = [`The record links the deck's file (${pending.path}), but the file is not there${settled.state === 'failed' ? '' : ' yet'} (${check.why ?? 'not found'}): ${what}.`, judgement.note].filter(Boolean).join(' ');
+	settled.fileMissing = check.why ?? 'not found';
+	settled.note = [`The record links the deck's file (${pending.path}), but the file is not there${settled.state === 'failed' ? '' : ' yet'} (${settled.fileMissing}): ${what}.`, check.hint, judgement.note].filter(Boolean).join(' ');
 	return settled;
 }
 

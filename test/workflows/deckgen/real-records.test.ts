@@ -6,52 +6,10 @@
  * a stray member completed, a finished deck with a preview beside its file handing over the file.
  * (real-services.test.ts runs every reader against every modelled service; this file names the classes.)
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
-
-import { runWorkflow } from '../../harness';
 import { readDeckFile, start, type ProfileChoices, type Simulator } from '../../simulator';
-import { credentialFor } from '../credential';
-import { loadWorkflow as loadWaitWorkflow, WAIT_NODE } from '../wait/run';
-import { continueErrorOutput, jsonOf, loadWorkflow, runWith } from './fixture';
+import { deckOperation, verdicts, waitFor } from '../readers';
 
 const MINUTE = 60_000;
-
-type Mode = 'checkOnce' | 'waitUntilDone';
-
-/** The Wait node on decks, in one mode, polling every 50 ms for at most `maxWaitMinutes`; its items, hints and log. */
-async function waitFor(sim: Simulator, taskIds: string[], mode: Mode, maxWaitMinutes = 0.02, options: IDataObject = {}) {
-	const workflow = loadWaitWorkflow(mode === 'checkOnce' ? 'check-once' : 'wait-until-done');
-	const node = workflow.nodes.find((n) => n.name === WAIT_NODE)!;
-	node.parameters = { ...node.parameters, mode, options: { pollIntervalSeconds: 0.05, maxWaitMinutes, ...options } as INodeParameters };
-	const result = await runWorkflow(workflow, { credentials: { deckGenApi: credentialFor(sim, sim.keys.personal) }, inputItems: taskIds.map((taskId) => ({ json: { taskId } })) });
-	const [completed = [], failed = [], stillRunning = []] = result.outputs(WAIT_NODE).map(jsonOf);
-	const run = result.runData[WAIT_NODE].at(-1) as { hints?: Array<{ message: string }> };
-	return { completed, failed, stillRunning, hints: (run.hints ?? []).map((hint) => hint.message), logs: result.logs };
-}
-
-/** Get Status (or Download) of one deck: its item, or its error item, and the hints of the node's run. */
-async function deckOperation(sim: Simulator, operation: 'get-status' | 'download', taskId: string, options: IDataObject = {}) {
-	const workflow = continueErrorOutput(loadWorkflow(operation));
-	const node = workflow.nodes.find((n) => n.name === 'Deck Generator')!;
-	node.parameters = { ...node.parameters, options: { ...(node.parameters.options as IDataObject), ...options } as INodeParameters };
-	const result = await runWith(sim, workflow, sim.keys.personal, [{ taskId }]);
-	const run = result.runData['Deck Generator'].at(-1) as { hints?: Array<{ message: string }> };
-	return { success: result.output('Success'), item: jsonOf(result.output('Success'))[0], error: jsonOf(result.output('Errors'))[0], hints: (run.hints ?? []).map((hint) => hint.message) };
-}
-
-/** Every reader's verdict on one deck: Get Status's state, and which output each Wait mode put it on. */
-async function verdicts(sim: Simulator, taskId: string) {
-	const status = (await deckOperation(sim, 'get-status', taskId)).item;
-	const routed: Record<Mode, string> = { checkOnce: '', waitUntilDone: '' };
-	const polls: Record<Mode, number> = { checkOnce: 0, waitUntilDone: 0 };
-	for (const mode of ['checkOnce', 'waitUntilDone'] as const) {
-		const wait = await waitFor(sim, [taskId], mode);
-		const [output, item] = wait.completed.length ? ['completed', wait.completed[0]] : wait.failed.length ? ['failed', wait.failed[0]] : ['still running', wait.stillRunning[0]];
-		routed[mode] = output as string;
-		polls[mode] = item.polls as number;
-	}
-	return { status, routed, polls };
-}
 
 const simWith = async (choices: Partial<ProfileChoices>) => await start({ seed: 31, clock: { manual: true }, choices, limits: { maxConcurrentDecks: 1_000 } });
 

@@ -78,7 +78,8 @@ export async function execute(item: ItemContext) {
 		putDeckLinks(json, describeLinks(judgement.links, judgement.deckUrl), input?.json, 'input');
 		if (judgement.state !== 'succeeded') {
 			const failed = judgement.state === 'failed';
-			const said = `${failed ? 'failed' : 'is not finished'} (status "${judgement.word ?? ''}"${judgement.failureReason ? `; ${judgement.failureReason}` : ''})`;
+			const why = [judgement.failureReason, judgement.fileMissing && `its file: ${judgement.fileMissing}`].filter(Boolean).join('; ');
+			const said = `${failed ? 'failed' : 'is not finished'} (status "${judgement.word ?? ''}"${why ? `; ${why}` : ''})`;
 			throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} ${said}; nothing to download${failed ? '' : ' yet'}`, {
 				itemIndex,
 				description: [
