@@ -217,7 +217,7 @@ describe('statusWordOf and withState', () => {
 
 	it('adds our state and passes every other field through', () => {
 		const body = { taskId: 't-1', status: 'Generating', progress: 40, url: null };
-		expect(fieldsOf(body)).toEqual({ taskId: 't-1', status: 'Generating', progress: 40, url: null, state: 'running' });
+		expect(fieldsOf(body)).toEqual({ taskId: 't-1', status: 'Generating', progress: 40, url: null, state: 'running', statusWord: 'Generating' });
 	});
 
 	it("keeps the service's own `state` as serviceState", () => {
@@ -225,12 +225,14 @@ describe('statusWordOf and withState', () => {
 			taskId: 't-1',
 			deckUrl: 'https://files.example/t-1.pptx',
 			state: 'succeeded',
+			statusWord: 'done',
 			serviceState: 'done',
 		});
 		expect(fieldsOf({ taskId: 't-1', status: 'failed', state: { stage: 3 } })).toEqual({
 			taskId: 't-1',
 			status: 'failed',
 			state: 'failed',
+			statusWord: 'failed',
 			serviceState: { stage: 3 },
 		});
 	});
@@ -239,6 +241,7 @@ describe('statusWordOf and withState', () => {
 		expect(fieldsOf({ status: 'awaiting_moderation' })).toEqual({
 			status: 'awaiting_moderation',
 			state: 'unknown',
+			statusWord: 'awaiting_moderation',
 			statusNote:
 				'The service said "awaiting_moderation", a word on no Status Words list: taken as still working. If it means still working, add "awaiting_moderation" to Running Status Words; if the deck ended without a deck, to Failed Status Words; if it is finished, to Succeeded Status Words.',
 		});

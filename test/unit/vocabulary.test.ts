@@ -98,10 +98,10 @@ describe('the status vocabulary of real asynchronous APIs (test/fixtures/status-
 		expect(new Set(STATUS_VOCABULARY.map((row) => row.api)).size).toBe(STATUS_VOCABULARY.length);
 	});
 
-	it('has a row, by the same name, for each of the sixteen services the simulator serves', () => {
+	it('has a row, by the same name, for each of the real services the simulator serves', () => {
 		const apis = new Set(STATUS_VOCABULARY.map((row) => row.api));
 		const served = Object.values(SERVICE_SHAPES).map((spec) => spec.name);
-		expect(served).toHaveLength(16);
+		expect(served.length).toBeGreaterThanOrEqual(24);
 		expect(served.filter((name) => !apis.has(name))).toEqual([]);
 	});
 });

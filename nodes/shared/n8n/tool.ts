@@ -154,7 +154,9 @@ function linkAdvice(url: string, baseUrl: string): string {
  */
 export function statusAdvice(json: IDataObject, baseUrl: string): string {
 	const taskId = String(json.taskId ?? '');
-	const word = json.status === undefined || json.status === null ? '' : String(json.status);
+	// the judged word: Get Status's `statusWord`, the Wait node's `status`
+	const said = json.statusWord ?? json.status;
+	const word = said === undefined || said === null ? '' : String(said);
 	const url = typeof json.deckUrl === 'string' ? json.deckUrl : undefined;
 	const note = typeof json.statusNote === 'string' ? ` (${json.statusNote})` : '';
 	switch (json.state) {

@@ -5,7 +5,7 @@
  * the deck's own file where only the file can settle it (`settleFileCheck`).
  */
 import { findLinks, linkAt, type FoundLink } from '../links';
-import { expandJsonStrings, locateRecord, membersOf, valueAtRecordPath } from './record';
+import { atUserPath, expandJsonStrings, locateRecord, membersOf } from './record';
 import { classify, DEFAULT_STATUS_WORDS, LIST_NAME, PARTIAL_WORDS, type DeckState, type StatusWords } from './vocabulary';
 import { failureOf, failureText, handoverOf, placesOf, progressOf, reasonOf, type Failure, type Handover } from './witnesses';
 
@@ -121,7 +121,7 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	const missed = (option: keyof ReadingPaths) => misses.push({ option: PATH_OPTION[option], path: paths[option] as string, members: membersOf(body) });
 	if (located.pathMissed) missed('word');
 	const explain = (why: Failure | undefined) => {
-		const fromPath = paths.reason ? failureText(valueAtRecordPath(view, paths.reason)) : undefined;
+		const fromPath = paths.reason ? failureText(atUserPath(view, paths.reason)?.value) : undefined;
 		if (paths.reason && fromPath === undefined) missed('reason');
 		const reason = fromPath ?? why?.reason;
 		if (reason !== undefined) judgement.failureReason = reason;
@@ -169,7 +169,7 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		if (!handover.link) return conclude('succeeded', thereNote);
 		// The link alone is no deck: what the record says without it stands until the file is seen there.
 		const withoutFile = byWord();
-		withoutFile.fileToCheck = { url: handover.link.url, path: handover.path, thereNote: [thereNote, judgement.wordAt && `(The word was read from ${judgement.wordAt}.)`].filter(Boolean).join(' ') };
+		withoutFile.fileToCheck = { url: handover.link.url, path: handover.path, thereNote: thereNote ?? '' };
 		return withoutFile;
 	}
 	return byWord();
@@ -196,7 +196,8 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 
 /** The deck's file at the File Link Path: the link there (or the first link inside what is there). */
 function handoverAtPath(view: Record<string, unknown>, path: string, resolveAgainst?: string): Handover | undefined {
-	const link = linkAt(valueAtRecordPath(view, path), path, resolveAgainst);
+	const at = atUserPath(view, path);
+	const link = at && linkAt(at.value, at.path, resolveAgainst);
 	return link && { path: link.path, link };
 }
 
@@ -228,7 +229,8 @@ export function settleFileCheck(judgement: StatusJudgement, check: FileCheck): S
 		settled.deckUrl = pending.url;
 		delete settled.failureReason;
 		delete settled.failureCode;
-		if (pending.thereNote) settled.note = pending.thereNote;
+		const notes = [pending.thereNote, ...(settled.pathMisses ?? []).map((miss) => pathMissNote(miss.option, miss.path, miss.members)), settled.wordAt && `(The word was read from ${settled.wordAt}.)`].filter(Boolean);
+		if (notes.length) settled.note = notes.join(' ');
 		else delete settled.note;
 		return settled;
 	}
@@ -274,12 +276,13 @@ export function pathMissHint(option: string, path: string, members: string[], de
 
 /**
  * A status answer as the nodes hand it on (`fields`): every member the service sent, our `state` (the
- * service's own `state` member, if any, stays under `serviceState`), `statusNote` where the witnesses
- * disagree, and on a failure the record's `failureReason`.
+ * service's own `state` member, if any, stays under `serviceState`), `statusWord` (the service's word, wherever
+ * the record put it), `statusNote` where the witnesses disagree, and on a failure the record's `failureReason`.
  */
 export function stateFields(body: Record<string, unknown>, judgement: StatusJudgement): Record<string, unknown> {
 	const { state: serviceState, ...rest } = body;
-	const fields: Record<string, unknown> = { ...rest, state: judgement.state };
+	// the word as judged, wherever the record put it (`data.task_status`, `ok`), beside the members as sent
+	const fields: Record<string, unknown> = { ...rest, state: judgement.state, ...(judgement.word !== undefined ? { statusWord: judgement.word } : {}) };
 	if (judgement.note) fields.statusNote = judgement.note;
 	if (judgement.state === 'failed' && judgement.failureReason) fields.failureReason = judgement.failureReason;
 	if (serviceState !== undefined) fields.serviceState = serviceState;

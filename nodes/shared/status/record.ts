@@ -89,6 +89,20 @@ export function valueAtRecordPath(body: unknown, path: string): unknown {
 	return at;
 }
 
+/**
+ * The value at a path the user set, and the path it was found at: as written (the record as Get Status shows it),
+ * else, for a path copied from a service's documentation, without the envelope Get Status lifts its record out
+ * of (`data.state` → `state`, `data.attributes.status` → `status`: shared/outcome.ts withoutEnvelope).
+ */
+export function atUserPath(body: unknown, path: string): { value: unknown; path: string } | undefined {
+	const written = path.trim();
+	for (const candidate of [written, written.replace(/^data\.attributes\./, ''), written.replace(/^data\./, '')]) {
+		const value = valueAtRecordPath(body, candidate);
+		if (value !== undefined) return { value, path: candidate };
+	}
+	return undefined;
+}
+
 /** The parent of a path and its last step (`data.job.state` → `data.job`, `state`). */
 export function parentPath(path: string): string {
 	const cut = Math.max(path.lastIndexOf('.'), path.lastIndexOf('['));
@@ -243,13 +257,14 @@ const RECORD_IN_PART = /^(output|result|metadata)$/i;
  */
 export function locateRecord(body: Record<string, unknown>, words: StatusWords = DEFAULT_STATUS_WORDS, wordPath?: string): Located {
 	if (wordPath) {
-		const value = valueAtRecordPath(body, wordPath);
-		const found = wordIn(value);
-		const parent = parentPath(wordPath);
+		const at = atUserPath(body, wordPath);
+		const found = wordIn(at?.value);
+		if (!at || !found) return { record: body, prefix: '', pathMissed: wordPath };
+		const parent = parentPath(at.path);
 		const holder = parent ? valueAtRecordPath(body, parent) : body;
 		const record = isRecord(holder) ? holder : body;
 		const prefix = parent && record !== body ? `${parent}.` : '';
-		return found ? { record, prefix, word: found.word, path: found.inner ? `${wordPath}.${found.inner}` : wordPath } : { record, prefix, pathMissed: wordPath };
+		return { record, prefix, word: found.word, path: found.inner ? `${at.path}.${found.inner}` : at.path };
 	}
 	const own = ownWord(body);
 	if (own?.text && !ENVELOPE_WORDS.has(normalise(own.word))) return { record: body, prefix: '', word: own.word, path: own.path };

@@ -96,9 +96,25 @@ export function failureOf(places: Places): Failure | undefined {
 			worded ??= { member: `${prefix}${name}`, reason, ...(typeof inner === 'string' && inner !== '' ? { code: inner } : {}) };
 		}
 	}
-	if (worded) return worded.code === undefined && coded ? { ...worded, code: coded.code } : worded;
+	if (worded) {
+		// an error given as a code beside the message that says it (Transloadit's `error` and `message`): the message first
+		const prose = /^[A-Za-z0-9_.:-]+$/.test(worded.reason) ? proseBeside(places, worded.member) : undefined;
+		if (prose) return { member: prose.member, reason: prose.text, code: worded.code ?? worded.reason };
+		return worded.code === undefined && coded ? { ...worded, code: coded.code } : worded;
+	}
 	if (coded) return { member: coded.member, reason: coded.code, code: coded.code };
 	return flagged ? { member: flagged, reason: `${flagged.slice(flagged.lastIndexOf('.') + 1)}: true` } : undefined;
+}
+
+/** The message beside a failure member that gave only a code: a text with words, in the same object. */
+function proseBeside(places: Places, member: string): { member: string; text: string } | undefined {
+	const prefix = member.slice(0, member.lastIndexOf('.') + 1);
+	const place = places.find(([at]) => at === prefix)?.[1];
+	for (const name of ['message', 'detail', 'description', 'errorMessage', 'error_message']) {
+		const text = place?.[name];
+		if (typeof text === 'string' && /\s/.test(text.trim())) return { member: `${prefix}${name}`, text: text.trim() };
+	}
+	return undefined;
 }
 
 /** Members beside a failure word that say why (`task_status_msg`, `statusMessage`, `status_details`, `reason`). */

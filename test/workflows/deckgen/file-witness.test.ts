@@ -17,8 +17,11 @@ const MINUTE = 60_000;
 const simWith = async (choices: Partial<ProfileChoices>) =>
 	await start({ seed: 37, clock: { manual: true }, deckFileBytes: 2048, choices: { service: 'creatomate', ...choices }, limits: { maxConcurrentDecks: 1_000 } });
 
-/** The deck's file requests the nodes made (the API's own file endpoint: Creatomate's `url` under this profile). */
-const fileReads = (sim: Simulator, taskId: string) => sim.fileRequests.filter((request) => request.path.includes(taskId));
+/** The deck's file requests the nodes made: on the API's own file endpoint, or on the storage (the profile's `fileLinks`). */
+const fileReads = (sim: Simulator, taskId: string) => [...sim.fileRequests, ...sim.storage.requests].filter((request) => request.path.includes(taskId));
+
+/** The deck's PPTX link, as the profile gives it (the API's `deck.pptx`, or a presigned `deck-<taskId>-v1.pptx`). */
+const PPTX_LINK = /deck[^/]*\.pptx(\?|$)/;
 
 describe('a link before its file (the file host answers 404 until the deck is done)', () => {
 	let sim: Simulator;
@@ -42,7 +45,7 @@ describe('a link before its file (the file host answers 404 until the deck is do
 		}
 		const download = await deckOperation(sim, 'download', taskId);
 		expect(download.success).toEqual([]);
-		expect(download.error.error).toMatchObject({ message: expect.stringMatching(/is not finished \(status "rendering"\); nothing to download yet/) });
+		expect(download.error.error).toMatchObject({ message: expect.stringMatching(/is not finished \(status "rendering"; its file: the file host answered 404\); nothing to download yet$/) });
 		// each check is a ranged GET of the first bytes, never a download
 		expect(fileReads(sim, taskId).length).toBeGreaterThan(0);
 		expect(fileReads(sim, taskId).every((request) => request.method === 'GET' && request.range === 'bytes=0-4095' && request.status === 404)).toBe(true);
@@ -73,7 +76,7 @@ describe('a link before its file (the file host answers 404 until the deck is do
 		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded' });
 		sim.control.advance(2 * MINUTE);
 		const { status, routed, polls } = await verdicts(sim, taskId);
-		expect(status).toMatchObject({ state: 'succeeded', deckUrl: expect.stringMatching(/deck\.pptx$/) });
+		expect(status).toMatchObject({ state: 'succeeded', deckUrl: expect.stringMatching(PPTX_LINK) });
 		expect(status).not.toHaveProperty('statusNote');
 		expect(routed).toEqual({ checkOnce: 'completed', waitUntilDone: 'completed' });
 		expect(polls).toEqual({ checkOnce: 1, waitUntilDone: 1 });
@@ -90,7 +93,7 @@ describe("over-reach: a running word whose file is already there (the contract's
 			const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 100 * MINUTE, outcome: 'succeeded' });
 			sim.control.advance(50 * MINUTE);
 			const { status, routed, polls } = await verdicts(sim, taskId);
-			expect(status).toMatchObject({ state: 'succeeded', status: 'rendering', deckUrl: expect.stringMatching(/deck\.pptx$/) });
+			expect(status).toMatchObject({ state: 'succeeded', status: 'rendering', deckUrl: expect.stringMatching(PPTX_LINK) });
 			expect(status.statusNote).toBe(
 				'The service said "rendering", but the record has the deck to hand over (url), and its file is there: reported as completed. To believe the word instead, add "rendering" to Running Status Words.',
 			);
@@ -130,7 +133,7 @@ describe('what is not a deck is never the deck', () => {
 			sim.control.advance(2 * MINUTE);
 			const download = await deckOperation(sim, 'download', taskId);
 			expect(download.success).toEqual([]);
-			expect(download.error.error).toMatchObject({ message: expect.stringMatching(/deck\.pptx is an HTML page, not the deck$/) });
+			expect(download.error.error).toMatchObject({ message: expect.stringMatching(/\.pptx is an HTML page, not the deck$/) });
 			const wait = await waitFor(sim, [taskId], 'checkOnce', undefined, { downloadFile: true });
 			expect(wait.completed).toEqual([expect.objectContaining({ taskId, downloadError: expect.objectContaining({ message: expect.stringMatching(/is an HTML page, not the deck$/) }) })]);
 			expect(wait.completed[0]).not.toHaveProperty('deckUrl');
