@@ -112,17 +112,24 @@ describe.each(SERVICE_SHAPE_NAMES)('our nodes against the shape of %s', (service
 	const seed = (outcome: 'succeeded' | 'failed' | 'partial', durationMs: number, failureKind?: FailureKind, endingMs?: number) =>
 		sim.control.seedDeck({ key: sim.keys.personal, durationMs, outcome, ...(failureKind ? { failureKind } : {}), ...(endingMs ? { endingMs } : {}) });
 
+	/** Three decks of 100 minutes on their way: just queued, at 25 % and at 85 % of their run. */
+	const decksOnTheWay = (): string[] => {
+		const late = seed('succeeded', 100 * MINUTE);
+		sim.control.advance(60 * MINUTE);
+		const early = seed('succeeded', 100 * MINUTE);
+		sim.control.advance(25 * MINUTE);
+		return [seed('succeeded', 100 * MINUTE), early, late];
+	};
+
 	beforeAll(async () => {
 		sim = await start({ seed: 131, clock: { manual: true }, choices: { service }, limits: { maxConcurrentDecks: 1_000 } });
 	});
 	afterAll(async () => await sim.close());
 
 	test('a queued or running deck (with whatever it shows before the end) is neither Completed nor Failed by any reader', async () => {
-		// one deck just queued, one late in its run (previews, stage words, a fraction of progress where the shape has them)
-		const late = seed('succeeded', 100 * MINUTE);
-		sim.control.advance(85 * MINUTE);
-		const queued = seed('succeeded', 100 * MINUTE);
-		for (const taskId of [queued, late]) {
+		// one deck just queued, one early and one late in its run (each running word a shape has on the way: previews,
+		// stage words, a fraction of progress where the shape has them)
+		for (const taskId of decksOnTheWay()) {
 			const [status] = jsonOf((await deckOperation(sim, 'get-status', taskId)).success);
 			expect(['running', 'unknown']).toContain(status.state);
 			// every queued or running word of a modelled service is on the built-in lists, so none is reported as
@@ -150,10 +157,7 @@ describe.each(SERVICE_SHAPE_NAMES)('our nodes against the shape of %s', (service
 	});
 
 	test('a queued or running deck: deckUrl on every reader’s item is absent or the deck’s future file, never another link of its record', async () => {
-		const late = seed('succeeded', 100 * MINUTE);
-		sim.control.advance(85 * MINUTE);
-		const queued = seed('succeeded', 100 * MINUTE);
-		for (const taskId of [queued, late]) {
+		for (const taskId of decksOnTheWay()) {
 			const links = unfinishedDeckUrls(sim, spec, await rawStatus(sim, taskId));
 			const [status] = jsonOf((await deckOperation(sim, 'get-status', taskId)).success);
 			expectDeckUrlAbsentOr(status, 'Get Status', links);
