@@ -1,13 +1,17 @@
 /**
- * Our nodes against the shapes of real asynchronous generation APIs (issue 31; test/simulator/services.ts and
- * README "Real services modelled"). For every shape, over real HTTP on loopback with the simulator's manual
- * clock: a queued or running deck (previews and stage words included) is never Completed nor Failed by Get
- * Status, Check Once, Wait Until Done or the AI tools, and Download refuses it; a finished or partial deck is
- * Completed by all of them with `deckUrl` the deck file (never a preview or an app page), and Download fetches
- * the deck's bytes; a deck failed by each kind the shape has (error, timeout, abort, cancel, moderation) is
- * Failed at the first read after it ended, with the service's reason where it gives one, and Wait Until Done
- * does not wait out Max Wait for it. SERVICE_SHAPES says what a correct client must conclude, so nothing here
- * hard-codes a service's words.
+ * Our nodes against the shapes of real asynchronous generation APIs (issues 31, 37, 39; test/simulator/services.ts
+ * and README "Real services modelled"). For every shape, over real HTTP on loopback with the simulator's manual
+ * clock: a queued or running deck (previews, stage words, a link to its future file that answers 404 included) is
+ * never Completed nor Failed by Get Status, Check Once, Wait Until Done or the AI tools, and Download refuses it;
+ * `deckUrl` on a running or failed item is absent or the deck's file, never a preview, an app page, an input
+ * document or an intermediate file; a finished or partial deck is Completed by all of them at the first read that
+ * sees it, with `deckUrl` the deck file, and Download fetches the deck's bytes (a PPTX by its structure); a deck
+ * failed by each kind the shape has (error, timeout, abort, cancel, moderation) is Failed at the first read after
+ * it ended, with the service's reason where it gives one (in a sub-task, inside a JSON string, under a member no
+ * list names) in the item and the tools' messages, and Wait Until Done does not wait out Max Wait for it. A
+ * finished deck whose address serves something else (a sign-in page, an image, an S3 error with a 200) is never
+ * handed over as the deck. SERVICE_SHAPES says what a correct client must conclude, so nothing here hard-codes a
+ * service's words.
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { request } from 'undici';
@@ -18,10 +22,13 @@ import {
 	FAILURE_REASONS,
 	SERVICE_SHAPES,
 	SERVICE_SHAPE_NAMES,
+	readDeckFile,
 	start,
 	valueAt,
 	type FailureKind,
+	type FileContent,
 	type ServiceShape,
+	type ServiceShapeSpec,
 	type Simulator,
 } from '../../simulator';
 import { credentialFor } from '../credential';
@@ -62,9 +69,36 @@ async function rawStatus(sim: Simulator, taskId: string): Promise<unknown> {
 }
 
 /** The deck file's link in a finished record (the first of SERVICE_SHAPES' deck paths), absolute. */
-async function deckFileLink(sim: Simulator, spec: (typeof SERVICE_SHAPES)[keyof typeof SERVICE_SHAPES], taskId: string): Promise<string> {
+async function deckFileLink(sim: Simulator, spec: ServiceShapeSpec, taskId: string): Promise<string> {
 	const body = await rawStatus(sim, taskId);
 	return new URL(String(valueAt(body, spec.deckLinksAt[0])), sim.url).toString();
+}
+
+/** The links at these paths of a record (through JSON strings too), absolute. */
+function linksAt(sim: Simulator, body: unknown, paths: string[]): string[] {
+	return paths
+		.map((path) => valueAt(body, path))
+		.filter((value): value is string => typeof value === 'string' && /^(https?:\/\/|\/)/.test(value))
+		.map((value) => new URL(value, sim.url).toString());
+}
+
+/**
+ * What `deckUrl` may be on an item of a deck that is not finished (running, or failed), read from the record the
+ * service sent: the deck's file where the record names it before it exists (`fileBeforeReady`), else nothing.
+ * Never one of the record's other links (previews, app pages, input documents, intermediate files).
+ */
+function unfinishedDeckUrls(sim: Simulator, spec: ServiceShapeSpec, body: unknown): { allowed: string[]; others: string[] } {
+	const allowed = spec.fileBeforeReady ? linksAt(sim, body, spec.deckLinksAt) : [];
+	const others = linksAt(sim, body, [...spec.otherLinksAt, ...spec.runningLinksAt, ...spec.deckLinksAt]).filter((link) => !allowed.includes(link));
+	return { allowed, others };
+}
+
+/** An item's `deckUrl` is absent, or one of the allowed links (never an app page, a preview, an input document). */
+function expectDeckUrlAbsentOr(item: Record<string, unknown>, where: string, { allowed, others }: { allowed: string[]; others: string[] }): void {
+	const deckUrl = item.deckUrl as string | undefined;
+	if (deckUrl === undefined) return;
+	const reading = { where, deckUrl, anotherLinkOfTheRecord: others.includes(deckUrl), theDeckFile: allowed.includes(deckUrl) };
+	expect(reading).toEqual({ where, deckUrl, anotherLinkOfTheRecord: false, theDeckFile: true });
 }
 
 /** Words a service puts beside a failed deck about the request ("Success", "SUCCEED"): never a deck's reason. */
@@ -78,17 +112,24 @@ describe.each(SERVICE_SHAPE_NAMES)('our nodes against the shape of %s', (service
 	const seed = (outcome: 'succeeded' | 'failed' | 'partial', durationMs: number, failureKind?: FailureKind, endingMs?: number) =>
 		sim.control.seedDeck({ key: sim.keys.personal, durationMs, outcome, ...(failureKind ? { failureKind } : {}), ...(endingMs ? { endingMs } : {}) });
 
+	/** Three decks of 100 minutes on their way: just queued, at 25 % and at 85 % of their run. */
+	const decksOnTheWay = (): string[] => {
+		const late = seed('succeeded', 100 * MINUTE);
+		sim.control.advance(60 * MINUTE);
+		const early = seed('succeeded', 100 * MINUTE);
+		sim.control.advance(25 * MINUTE);
+		return [seed('succeeded', 100 * MINUTE), early, late];
+	};
+
 	beforeAll(async () => {
 		sim = await start({ seed: 131, clock: { manual: true }, choices: { service }, limits: { maxConcurrentDecks: 1_000 } });
 	});
 	afterAll(async () => await sim.close());
 
 	test('a queued or running deck (with whatever it shows before the end) is neither Completed nor Failed by any reader', async () => {
-		// one deck just queued, one late in its run (previews, stage words, a fraction of progress where the shape has them)
-		const late = seed('succeeded', 100 * MINUTE);
-		sim.control.advance(85 * MINUTE);
-		const queued = seed('succeeded', 100 * MINUTE);
-		for (const taskId of [queued, late]) {
+		// one deck just queued, one early and one late in its run (each running word a shape has on the way: previews,
+		// stage words, a fraction of progress where the shape has them)
+		for (const taskId of decksOnTheWay()) {
 			const [status] = jsonOf((await deckOperation(sim, 'get-status', taskId)).success);
 			expect(['running', 'unknown']).toContain(status.state);
 			// every queued or running word of a modelled service is on the built-in lists, so none is reported as
@@ -112,6 +153,18 @@ describe.each(SERVICE_SHAPE_NAMES)('our nodes against the shape of %s', (service
 			const download = await deckOperation(sim, 'download', taskId);
 			expect(download.success).toEqual([]);
 			expect(download.errors).toHaveLength(1);
+		}
+	});
+
+	test('a queued or running deck: deckUrl on every reader’s item is absent or the deck’s future file, never another link of its record', async () => {
+		for (const taskId of decksOnTheWay()) {
+			const links = unfinishedDeckUrls(sim, spec, await rawStatus(sim, taskId));
+			const [status] = jsonOf((await deckOperation(sim, 'get-status', taskId)).success);
+			expectDeckUrlAbsentOr(status, 'Get Status', links);
+			for (const mode of ['checkOnce', 'waitUntilDone'] as const) {
+				for (const item of Object.values(await waitFor(sim, taskId, mode)).filter(Array.isArray).flat()) expectDeckUrlAbsentOr(item, mode, links);
+			}
+			for (const tool of ['Get Deck Status', 'Check Deck']) expectDeckUrlAbsentOr((await callTool(sim, exampleTool(tool), { taskId })).answer[0], tool, links);
 		}
 	});
 
@@ -148,9 +201,10 @@ describe.each(SERVICE_SHAPE_NAMES)('our nodes against the shape of %s', (service
 
 		const download = await deckOperation(sim, 'download', taskId);
 		expect(download.errors).toEqual([]);
-		const bytes = Buffer.from(download.success[0].binary!.data.data, 'base64');
-		expect(bytes.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
-		expect(bytes.toString('latin1')).toContain(taskId);
+		// the deck's PPTX by its structure: a ZIP whose central directory names the presentation, which names the deck
+		const bytes = readDeckFile(Buffer.from(download.success[0].binary!.data.data, 'base64'));
+		expect(bytes).toMatchObject({ format: 'pptx', entries: expect.arrayContaining(['ppt/presentation.xml']) });
+		expect(bytes.format === 'pptx' && bytes.presentation).toContain(taskId);
 	});
 
 	test.each(FAILURE_KINDS)('a deck failed by %s is Failed at the first read after it ended, with the service reason', async (kind) => {
@@ -182,6 +236,31 @@ describe.each(SERVICE_SHAPE_NAMES)('our nodes against the shape of %s', (service
 		expect(download.success).toEqual([]);
 	});
 
+	// (a shape that gives no reason for any kind has nothing to say here)
+	const kindsWithReason = FAILURE_KINDS.filter((kind) => spec.reasonAt[kind]);
+	(kindsWithReason.length ? test : test.skip)('the Check Deck tool’s message says why a deck failed, wherever the service gives its reason', async () => {
+		for (const kind of kindsWithReason) {
+			const taskId = seed('failed', MINUTE, kind);
+			sim.control.advance(2 * MINUTE);
+			const check = await callTool(sim, exampleTool('Check Deck'), { taskId });
+			expect({ kind, outcome: check.answer[0].outcome, message: check.answer[0].message }).toEqual({ kind, outcome: 'failed', message: expect.stringContaining(FAILURE_REASONS[kind].message) });
+		}
+	});
+
+	test('a failed deck: deckUrl on every reader’s item is absent or the file its record named, never another link of its record', async () => {
+		for (const kind of FAILURE_KINDS) {
+			const taskId = seed('failed', MINUTE, kind);
+			sim.control.advance(2 * MINUTE);
+			const links = unfinishedDeckUrls(sim, spec, await rawStatus(sim, taskId));
+			const [status] = jsonOf((await deckOperation(sim, 'get-status', taskId)).success);
+			expectDeckUrlAbsentOr(status, `Get Status (${kind})`, links);
+			for (const mode of ['checkOnce', 'waitUntilDone'] as const) {
+				for (const item of Object.values(await waitFor(sim, taskId, mode)).filter(Array.isArray).flat()) expectDeckUrlAbsentOr(item, `${mode} (${kind})`, links);
+			}
+			for (const tool of ['Get Deck Status', 'Check Deck']) expectDeckUrlAbsentOr((await callTool(sim, exampleTool(tool), { taskId })).answer[0], `${tool} (${kind})`, links);
+		}
+	});
+
 	test('a deck ending by timeout or abort is still running while it ends, and Failed once it ended', async () => {
 		for (const kind of ['timeout', 'aborted'] as const) {
 			const taskId = seed('failed', 20 * MINUTE, kind, 5 * MINUTE);
@@ -203,7 +282,53 @@ test('every modelled service names its documentation and its words for every out
 		expect(Object.keys(spec.words.failed).sort()).toEqual([...FAILURE_KINDS].sort());
 		expect(spec.deckLinksAt.length).toBeGreaterThan(0);
 	}
-	expect(SERVICE_SHAPE_NAMES.length).toBeGreaterThanOrEqual(8);
+	expect(SERVICE_SHAPE_NAMES.length).toBeGreaterThanOrEqual(25);
 	const kinds = new Set(SERVICE_SHAPE_NAMES.map((name) => SERVICE_SHAPES[name].kind));
-	expect(kinds).toEqual(new Set(['slides', 'image', 'video', 'audio', 'platform']));
+	expect(kinds).toEqual(new Set(['slides', 'image', 'video', 'audio', 'platform', '3d', 'conversion']));
+	// the classes of issues 37 and 39 each have a shape: a link before its file, a word under `ok`, a reason in a
+	// sub-task and inside a JSON string, terminal words with spaces
+	const specs = SERVICE_SHAPE_NAMES.map((name) => SERVICE_SHAPES[name]);
+	expect(specs.filter((spec) => spec.fileBeforeReady).every((spec) => spec.runningLinksAt.includes(spec.deckLinksAt[0]))).toBe(true);
+	expect(specs.some((spec) => spec.fileBeforeReady)).toBe(true);
+	expect(specs.some((spec) => spec.wordAt === 'ok')).toBe(true);
+	expect(specs.some((spec) => Object.values(spec.reasonAt).some((at) => /\[\d+\]\.message$/.test(at ?? '')))).toBe(true);
+	expect(specs.some((spec) => spec.deckLinksAt.some((at) => at.includes('resultJson.')))).toBe(true);
+	expect(specs.some((spec) => Object.values(spec.words.failed).some((word) => word.includes(' ')))).toBe(true);
+});
+
+/**
+ * A finished deck whose file address serves something else with a 200 (a CDN's sign-in page, an image, S3's
+ * error document): whatever a reader concludes about the deck, what it hands over as the deck is a deck by its
+ * own bytes. Download and Wait Until Done with Download File on never put such a file out as the deck.
+ */
+describe.each(['html', 'image', 'xml-error'] as const)('a finished deck whose address serves %s with a 200', (fileContent: Exclude<FileContent, 'deck'>) => {
+	describe.each(['none', 'creatomate', 'kieai'] as const)('(service %s)', (service) => {
+		let sim: Simulator;
+		beforeAll(async () => {
+			sim = await start({ seed: 137, clock: { manual: true }, choices: { fileContent, service } });
+		});
+		afterAll(async () => await sim.close());
+
+		const finishedDeck = () => {
+			const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded' });
+			sim.control.advance(2 * MINUTE);
+			return taskId;
+		};
+
+		test('Download never hands it over as the deck', async () => {
+			const download = await deckOperation(sim, 'download', finishedDeck());
+			expect(download.success).toEqual([]);
+			expect(download.errors).toHaveLength(1);
+		});
+
+		test('Wait Until Done with Download File never puts it out on Completed as the deck', async () => {
+			const workflow = loadWaitWorkflow('download');
+			const node = workflow.nodes.find((n) => n.name === WAIT_NODE)!;
+			node.parameters = { ...node.parameters, options: { ...(node.parameters.options as INodeParameters), pollIntervalSeconds: POLL_SECONDS, maxWaitMinutes: MAX_WAIT_MINUTES } };
+			const result = await runWorkflow(workflow, { credentials: { deckGenApi: credentialFor(sim, sim.keys.personal) }, inputItems: [{ json: { taskId: finishedDeck() } }] });
+			const [completed = []] = result.outputs(WAIT_NODE);
+			const handedOver = completed.flatMap((item) => Object.values(item.binary ?? {}).map((binary) => ({ mimeType: binary.mimeType, reading: readDeckFile(Buffer.from(binary.data, 'base64')).format })));
+			expect(handedOver.filter((file) => file.reading === 'other')).toEqual([]);
+		});
+	});
 });
