@@ -158,21 +158,22 @@ export function statusAdvice(json: IDataObject, baseUrl: string): string {
 	const said = json.statusWord ?? json.status;
 	const word = said === undefined || said === null ? '' : String(said);
 	const url = typeof json.deckUrl === 'string' ? json.deckUrl : undefined;
-	const note = typeof json.statusNote === 'string' ? ` (${json.statusNote})` : '';
+	// sentences, each ending as it ends (the note's own "(The word was read from ….)" included)
+	const sentence = (text: string) => (/\.\)?$/.test(text) ? text : `${text}.`);
+	const note = typeof json.statusNote === 'string' ? json.statusNote : undefined;
+	const sentences = (...parts: Array<string | undefined>) => parts.filter((part): part is string => !!part).map(sentence).join(' ');
 	switch (json.state) {
 		case 'succeeded':
-			return url
-				? `Deck ${taskId} is ready${note}. ${linkAdvice(url, baseUrl)}`
-				: `Deck ${taskId} is ready${note}, but its status carries no link: tell the person it is done (taskId ${taskId}).`;
+			return url ? sentences(`Deck ${taskId} is ready`, note, linkAdvice(url, baseUrl)) : sentences(`Deck ${taskId} is ready, but its status carries no link: tell the person it is done (taskId ${taskId})`, note);
 		case 'failed': {
-			const reason = typeof json.failureReason === 'string' ? `: ${json.failureReason}` : '';
-			return `Deck ${taskId} failed (status "${word}")${reason}${note}. Tell the person; there is nothing more to wait for.`;
+			const reason = typeof json.failureReason === 'string' ? `: ${json.failureReason.replace(/\.$/, '')}` : '';
+			return sentences(`Deck ${taskId} failed (status "${word}")${reason}`, note, 'Tell the person; there is nothing more to wait for');
 		}
 		case 'running':
-			return `Deck ${taskId} is still being generated (status "${word}"). ${POLL_ADVICE}`;
+			return sentences(`Deck ${taskId} is still being generated (status "${word}")`, POLL_ADVICE);
 		default:
 			return note
-				? `Deck ${taskId} is not finished yet${note}. Treat it as still running and ask again in about a minute.`
+				? sentences(`Deck ${taskId} is not finished yet`, note, 'Treat it as still running and ask again in about a minute')
 				: `Deck ${taskId} reports the status "${word}", which this tool does not know: treat it as still running and ask again in about a minute, or show it to the person.`;
 	}
 }

@@ -9,7 +9,7 @@ import { classify } from './vocabulary';
 
 /** Member names that carry a failure when they have content (compared as memberKey writes them). */
 const FAILURE_MEMBERS = new Set([
-	'error', 'errors', 'failure', 'failures', 'failurereason', 'failedreason', 'failreason', 'failuremessage', 'failurecause',
+	'error', 'errors', 'failure', 'failures', 'failurereason', 'failedreason', 'failreason', 'failuremessage', 'failurecause', 'failuredetail', 'failuredetails',
 	'errormessage', 'errormsg', 'failmsg', 'errordetail', 'errordetails', 'errorreason', 'errorcode', 'lasterror', 'failurecode', 'failcode',
 ]);
 
@@ -40,6 +40,12 @@ export function failureText(value: unknown, depth = 0): string | undefined {
 	if (isRecord(value)) {
 		for (const member of WORDED_MEMBERS) {
 			const text = failureText(value[member], depth + 1);
+			if (text !== undefined) return text;
+		}
+		// members named for what they say (BFL's `details: {"Moderation Reasons": […]}`)
+		for (const [name, member] of Object.entries(value)) {
+			if (!/reason|message|error|detail|cause/.test(memberKey(name))) continue;
+			const text = failureText(member, depth + 1);
 			if (text !== undefined) return text;
 		}
 		// an object whose members are all empty (`{code: 0, message: ""}`) is no failure
@@ -77,7 +83,7 @@ export interface Failure {
  * more; a flag (`failed: true`) says the least.
  */
 export function failureOf(places: Places): Failure | undefined {
-	let worded: Failure | undefined;
+	const worded: Failure[] = [];
 	let coded: { member: string; code: string } | undefined;
 	let flagged: string | undefined;
 	for (const [prefix, place] of places) {
@@ -93,17 +99,30 @@ export function failureOf(places: Places): Failure | undefined {
 			}
 			const first = Array.isArray(value) ? value[0] : value;
 			const inner = isRecord(first) ? first.code : undefined;
-			worded ??= { member: `${prefix}${name}`, reason, ...(typeof inner === 'string' && inner !== '' ? { code: inner } : {}) };
+			worded.push({ member: `${prefix}${name}`, reason, ...(typeof inner === 'string' && inner !== '' ? { code: inner } : {}) });
 		}
 	}
-	if (worded) {
-		// an error given as a code beside the message that says it (Transloadit's `error` and `message`): the message first
-		const prose = /^[A-Za-z0-9_.:-]+$/.test(worded.reason) ? proseBeside(places, worded.member) : undefined;
-		if (prose) return { member: prose.member, reason: prose.text, code: worded.code ?? worded.reason };
-		return worded.code === undefined && coded ? { ...worded, code: coded.code } : worded;
-	}
+	if (worded.length) return withCode(worded, coded, places);
 	if (coded) return { member: coded.member, reason: coded.code, code: coded.code };
 	return flagged ? { member: flagged, reason: `${flagged.slice(flagged.lastIndexOf('.') + 1)}: true` } : undefined;
+}
+
+/** A code: one token, no words (`internal_processing`, `INTERNAL_COMMAND_ERROR`, `500`). */
+const isCode = (text: string) => /^[A-Za-z0-9_.:-]+$/.test(text);
+
+/**
+ * The failure members with words, as one failure: the first that says it in words (Rev.ai's `failure_detail`
+ * beside its `failure: "internal_processing"`), with the code the others give.
+ */
+function withCode(worded: Failure[], coded: { code: string } | undefined, places: Places): Failure {
+	const code = worded.find((failure) => isCode(failure.reason))?.reason ?? coded?.code;
+	const prose = worded.find((failure) => !isCode(failure.reason));
+	if (prose) return prose.code === undefined && code !== undefined ? { ...prose, code } : prose;
+	// only codes: the message beside the first (Transloadit's `error` and `message`) says it in words
+	const [first] = worded;
+	const beside = proseBeside(places, first.member);
+	if (beside) return { member: beside.member, reason: beside.text, code: first.code ?? first.reason };
+	return first.code === undefined && coded ? { ...first, code: coded.code } : first;
 }
 
 /** The message beside a failure member that gave only a code: a text with words, in the same object. */
