@@ -113,7 +113,7 @@ describe('a success word with nothing to hand over is not Completed', () => {
 			const { answer, elsewhere } = await callTool(sim, exampleTool(tool), { taskId });
 			expect(elsewhere).toBe(0);
 			expect(answer[0]).toMatchObject({ taskId, state: 'unknown', statusNote: expect.stringContaining('nothing to hand over') });
-			expect(answer[0].message).toMatch(/is not finished yet \(The service said "done", but the record says it is still in progress.*nothing to hand over.*\)\. Treat it as still running/);
+			expect(answer[0].message).toMatch(/is not finished yet\. The service said "done", but the record says it is still in progress.*nothing to hand over.*\. Treat it as still running/);
 		}
 	});
 

@@ -244,7 +244,7 @@ describe('as an AI tool', () => {
 		sim.control.advance(40 * 60_000);
 		const done = await callTool(sim, exampleTool('Check Deck'), { taskId }, key);
 		expect(done.answer[0]).toMatchObject({ outcome: 'completed', state: 'succeeded', deckUrlNeedsSignIn: expect.any(Boolean) });
-		expect(done.answer[0].message).toMatch(/is ready( \(.*\))?\. Hand the person this link/);
+		expect(done.answer[0].message).toMatch(/is ready\.( .*\.)? Hand the person this link/);
 
 		const unknown = await callTool(sim, exampleTool('Check Deck'), { taskId: 'task_nope' }, key);
 		expect(unknown.result.status).toBe('success');
