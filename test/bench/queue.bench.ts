@@ -29,8 +29,10 @@
  * `--only package|handBuilt`: runs that workflow alone and prints its figures (no ratio, no targets):
  * with `--cpu-prof`, a profile of one workflow.
  *
- * `--cpu-prof DIR`: each worker writes a V8 CPU profile to DIR when the stack stops (both workflows'
- * executions, warm-up included); `ts-node test/bench/cpu-profile.ts DIR` sums its self time by package.
+ * `--cpu-prof DIR`: the main process writes a V8 CPU profile to DIR/main and each worker one to DIR/worker when
+ * the stack stops (both workflows' executions, warm-up included); `ts-node test/bench/cpu-profile.ts DIR/main`
+ * (or DIR/worker) sums its self time by package, so main's CPU (the webhooks, the waits, the resumptions) shows
+ * whether any of it is the package's.
  *
  * `--save-progress`: which workflows save execution progress after every node (n8n's
  * saveExecutionProgress): `example` (default: each as its file says: the example does, the loop
@@ -206,8 +208,9 @@ async function main(): Promise<void> {
 		concurrency,
 		// info: workers log each job's start and end; no pruning while we count
 		env: { N8N_LOG_LEVEL: 'info', EXECUTIONS_DATA_PRUNE_MAX_COUNT: '0' },
-		// written when a worker exits (the stack's stop): open in Chrome DevTools, or `--cpu-prof` summary below
-		workerEnv: cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(cpuProfDir)}` } : undefined,
+		// written when each process exits (the stack's stop): open in Chrome DevTools, or sum with cpu-profile.ts
+		workerEnv: cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(cpuProfDir, 'worker')}` } : undefined,
+		mainEnv: cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(cpuProfDir, 'main')}` } : undefined,
 	});
 	const t0 = Date.now();
 	try {

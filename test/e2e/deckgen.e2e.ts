@@ -513,6 +513,63 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 		}),
 	);
 
+	it(
+		"reads a real service's record by the three paths a user sets (kie.ai: File Link Path through a JSON string) in Get Status, Download and both Wait modes",
+		timed('readingPaths', async () => {
+			// kie.ai's record: the word under data.state, the files only inside the JSON string data.resultJson
+			const kie = await start({ seed: flavor === 'v2' ? 39 : 40, clock: { manual: true }, choices: { service: 'kieai' } });
+			try {
+				const finished = kie.control.seedDeck({ key: kie.keys.personal, durationMs: 60_000, outcome: 'succeeded' });
+				const failed = kie.control.seedDeck({ key: kie.keys.personal, durationMs: 60_000, outcome: 'failed' });
+				kie.control.advance(120_000);
+				const kieCredential = await n8n.createCredential({ name: 'Deck Generator (kie.ai shape)', type: CREDENTIAL_TYPE, data: { apiKey: kie.keys.personal, baseUrl: kie.url } });
+				// as a person copies them from the service's documentation: `data.` in front, a list entry inside the JSON string
+				const paths = { statusWordPath: 'data.state', downloadLink: 'data.resultJson.resultUrls[1]', failureReasonPath: 'data.failCode' };
+				const deckNode = (name: string, id: string, operation: string, y: number) => ({
+					id, name, type: DECK, typeVersion: 1.1, position: [300, y],
+					parameters: { resource: 'deck', operation, taskId: '={{ $json.taskId }}', options: paths },
+					credentials: { [CREDENTIAL_TYPE]: kieCredential },
+					onError: 'continueRegularOutput',
+				});
+				const waitNode = (name: string, id: string, mode: string, y: number) => ({
+					id, name, type: WAIT, typeVersion: 1.1, position: [300, y],
+					parameters: { mode, taskId: '={{ $json.taskId }}', options: { ...paths, downloadFile: true, pollIntervalSeconds: 0.05, maxWaitMinutes: 0.05 } },
+					credentials: { [CREDENTIAL_TYPE]: kieCredential },
+				});
+				const fanOut = ['Get Status', 'Download', 'Check Once', 'Wait Until Done'].map((node) => ({ node, type: 'main', index: 0 }));
+				const wfId = await importJson({
+					name: 'Reading paths (e2e)',
+					nodes: [
+						startNode,
+						{ id: 'd0000000-0000-4000-8000-000000000001', name: 'Decks', type: 'n8n-nodes-base.code', typeVersion: 2, position: [150, 0], parameters: { jsCode: `return [{ json: { taskId: '${finished}' } }, { json: { taskId: '${failed}' } }];` } },
+						deckNode('Get Status', 'd0000000-0000-4000-8000-000000000002', 'getStatus', -200),
+						deckNode('Download', 'd0000000-0000-4000-8000-000000000003', 'download', 0),
+						waitNode('Check Once', 'd0000000-0000-4000-8000-000000000004', 'checkOnce', 200),
+						waitNode('Wait Until Done', 'd0000000-0000-4000-8000-000000000005', 'waitUntilDone', 400),
+					],
+					connections: { Start: { main: [[{ node: 'Decks', type: 'main', index: 0 }]] }, Decks: { main: [fanOut] } },
+					settings: { executionOrder: 'v1' },
+				});
+				const exec = await n8n.runManually(wfId, { timeoutMs: 120_000 });
+				const rd = exec.data.resultData.runData;
+				expect({ status: exec.status, error: exec.data.resultData.error?.message }).toEqual({ status: 'success', error: undefined });
+				const [done, refused] = itemsOf(rd, 'Get Status');
+				expect(done).toMatchObject({ taskId: finished, state: 'succeeded', statusWord: 'success', deckUrl: expect.stringMatching(/\.pdf$/) });
+				expect(refused).toMatchObject({ taskId: failed, state: 'failed', failureReason: '501' });
+				// the pdf at the path, by its bytes, in Download and in both Wait modes' Download File
+				const binaryOf = (node: string, output: number) => rd[node][0].data.main[output][0].binary?.data;
+				expect(itemsOf(rd, 'Download')[0]).toMatchObject({ taskId: finished, fileName: expect.stringMatching(/\.pdf$/), mimeType: 'application/pdf' });
+				for (const node of ['Check Once', 'Wait Until Done']) {
+					expect(itemsOf(rd, node, 0)).toEqual([expect.objectContaining({ taskId: finished, outcome: 'completed', deckUrl: done.deckUrl })]);
+					expect(binaryOf(node, 0)).toMatchObject({ mimeType: 'application/pdf' });
+					expect(itemsOf(rd, node, 1)).toEqual([expect.objectContaining({ taskId: failed, outcome: 'failed', detail: '501' })]);
+				}
+			} finally {
+				await kie.close();
+			}
+		}),
+	);
+
 	// n8n 1.123 moves an item to the error output only when its json is exactly { error } or
 	// { error, message } (2.x also allows details): our error items are { error: {facts}, message }.
 	it(
