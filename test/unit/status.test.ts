@@ -8,6 +8,7 @@ import {
 	statusWordOf,
 	statusWords,
 	withState,
+	expandJsonStrings,
 	judgeStatus,
 	locateRecord,
 	settleFileCheck,
@@ -508,5 +509,87 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 		expect(judgeStatus({ status: 'failed' })).toEqual({ state: 'failed', wordState: 'failed', word: 'failed', links: [] });
 		expect(judgeStatus({ status: 'failed', error: { code: 'x', message: 'y' } })).toMatchObject({ state: 'failed', failureReason: 'y', failureCode: 'x' });
 		expect(judgeStatus({ status: 'failed', error: { message: 'y' } }).note).toBeUndefined();
+	});
+});
+
+describe('issue 39: a record inside a JSON string, the word under any member, the paths a user sets', () => {
+	const PPTX = 'https://files.example/decks/t-1/deck.pptx';
+
+	it('a JSON document inside a string is read as if nested: its links, its word, its reason', () => {
+		const done = { code: 200, data: { state: 'success', resultJson: JSON.stringify({ resultUrls: [PPTX] }) } };
+		expect(judgeStatus(done)).toMatchObject({ state: 'succeeded', deckUrl: PPTX, handover: 'data.resultJson.resultUrls[0]' });
+		// the whole record as a string in an envelope
+		const failed = { code: 0, data: JSON.stringify({ status: 'failed', error: { message: 'render crashed' } }) };
+		expect(judgeStatus(failed)).toMatchObject({ state: 'failed', failureReason: 'render crashed', wordAt: 'data.status' });
+	});
+
+	it('over-reach: a string that does not parse, or is too large, stays text, and the body is passed on as sent', () => {
+		const body = { status: 'completed', resultJson: '{"resultUrls": [', note: '[draft]' };
+		expect(() => judgeStatus(body)).not.toThrow();
+		expect(judgeStatus(body)).toMatchObject({ state: 'unknown', links: [] });
+		expect(body.resultJson).toBe('{"resultUrls": [');
+		const huge = JSON.stringify({ resultUrls: [PPTX], padding: 'x'.repeat(70 * 1024) });
+		expect(judgeStatus({ status: 'completed', resultJson: huge }).links).toEqual([]);
+		expect(expandJsonStrings({ a: 'plain', b: { c: 1 } })).toEqual({ a: 'plain', b: { c: 1 } });
+	});
+
+	it.each<[string, Record<string, unknown>, string, string]>([
+		['Transloadit: ok', { assembly_id: 'a', ok: 'ASSEMBLY_EXECUTING', message: 'The Assembly is currently being executed.' }, 'ASSEMBLY_EXECUTING', 'ok'],
+		['sync.ai: message', { code: '200', message: 'rendering' }, 'rendering', 'message'],
+		['a conclusion beside a status that only says it ended (GitHub)', { status: 'completed', conclusion: 'failure' }, 'failure', 'conclusion'],
+		['Databricks: the result inside the state object', { state: { life_cycle_state: 'TERMINATED', result_state: 'SUCCESS' } }, 'SUCCESS', 'state.result_state'],
+		['Databricks while running: the life cycle', { state: { life_cycle_state: 'RUNNING' } }, 'RUNNING', 'state.life_cycle_state'],
+		['a list of one job (AWS Batch DescribeJobs)', { jobs: [{ jobId: 'j', status: 'RUNNABLE' }] }, 'RUNNABLE', 'jobs[0].status'],
+		['DashScope: the record under output', { request_id: 'r', output: { task_id: 't', task_status: 'SUCCEEDED' } }, 'SUCCEEDED', 'output.task_status'],
+		['a Google operation: metadata.state beside done', { name: 'op', metadata: { state: 'RUNNING' }, done: false }, 'RUNNING', 'metadata.state'],
+	])('the word under any member: %s', (_, body, word, path) => {
+		expect(locateRecord(body)).toMatchObject({ word, path });
+	});
+
+	it.each<[string, Record<string, unknown>]>([
+		['a title that says done', { id: 't', title: 'Done', deckUrl: undefined }],
+		['prose holding a state word', { id: 't', summary: 'The deck failed review once and is being redone' }],
+		['an envelope message about the request', { code: 0, message: 'Success' }],
+		['an id, a type, a format', { taskId: 'completed', type: 'error_report', format: 'FAILED' }],
+		['a part member\'s word (an export of one format)', { exports: { pdf: 'failed' } }],
+	])('over-reach: a member whose text only happens to hold a state word is not the state: %s', (_, body) => {
+		expect(locateRecord(body).word).toBeUndefined();
+	});
+
+	it('paths the user set are believed over the built-in search, as Get Status shows the record or past its data envelope', () => {
+		const body = { status: 'ok', job: { phase_name: 'Complete' }, files: { pptx: PPTX, pdf: 'https://files.example/d.pdf' }, fail: { why: 'none' } };
+		const judged = judgeStatus(body, { paths: { word: 'job.phase_name', file: 'files.pdf', reason: 'fail.why' } });
+		expect(judged).toMatchObject({ state: 'succeeded', word: 'Complete', wordAt: 'job.phase_name', deckUrl: 'https://files.example/d.pdf' });
+		expect(judgeStatus(body, { paths: { word: 'data.job.phase_name' } }).word).toBe('Complete');
+		const failed = judgeStatus({ status: 'failed', error: { message: 'boom' }, detail: { code: 'E42' } }, { paths: { reason: 'detail.code' } });
+		expect(failed).toMatchObject({ state: 'failed', failureReason: 'E42' });
+	});
+
+	it('a path that matches nothing says so, with the members the record has, and the reading does not fall back', () => {
+		const judged = judgeStatus({ status: 'completed', deckUrl: PPTX }, { paths: { word: 'job.state' } });
+		expect(judged).toMatchObject({ state: 'unknown', pathMisses: [{ option: 'Status Word Path', path: 'job.state', members: ['status', 'deckUrl'] }] });
+		expect(judged.note).toContain('Status Word Path "job.state" matches nothing in this record; its members: status, deckUrl.');
+		// a missing reason path on a failed deck keeps the built-in reason and says the path missed
+		const failed = judgeStatus({ status: 'failed', error: 'boom' }, { paths: { reason: 'why' } });
+		expect(failed).toMatchObject({ failureReason: 'boom', pathMisses: [expect.objectContaining({ option: 'Failure Reason Path' })] });
+		// a missing file path while the deck runs is no miss: the file comes at the end
+		expect(judgeStatus({ status: 'running' }, { paths: { file: 'output.url' } })).not.toHaveProperty('pathMisses');
+	});
+});
+
+describe('issue 37: a failure says why, wherever the record gives it', () => {
+	it.each<[string, Record<string, unknown>, string, string | undefined]>([
+		['a failed sub-task (CloudConvert)', { data: { status: 'error', tasks: [{ name: 'import', status: 'finished' }, { name: 'convert', status: 'error', code: 'INVALID_FILE', message: 'The file is damaged.' }, { name: 'export', status: 'error', message: 'Input task has failed' }] } }, 'The file is damaged.', 'INVALID_FILE'],
+		['task_error.message (Meshy)', { status: 'FAILED', task_error: { message: 'Mesh generation failed.' } }, 'Mesh generation failed.', undefined],
+		['failure_cause', { status: 'FAILED', failure_cause: 'Upstream model unavailable' }, 'Upstream model unavailable', undefined],
+		['status_details', { status: 'failed', status_details: 'The brief was empty.' }, 'The brief was empty.', undefined],
+		['a detail beside a code (Rev.ai)', { status: 'failed', failure: 'internal_processing', failure_detail: 'Something went wrong.' }, 'Something went wrong.', 'internal_processing'],
+		['a message beside an error code (Transloadit)', { error: 'INTERNAL_COMMAND_ERROR', message: 'The export step crashed.' }, 'The export step crashed.', 'INTERNAL_COMMAND_ERROR'],
+		['failMsg (kie.ai)', { state: 'fail', failCode: '501', failMsg: 'Generation failed.' }, 'Generation failed.', '501'],
+		['a moderation\'s reasons (BFL)', { status: 'Content Moderated', details: { 'Moderation Reasons': ['Refused.'] } }, 'Refused.', undefined],
+	])('%s', (_, body, reason, code) => {
+		const judged = judgeStatus(body);
+		expect(judged).toMatchObject({ state: 'failed', failureReason: reason });
+		expect(judged.failureCode).toBe(code);
 	});
 });

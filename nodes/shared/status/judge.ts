@@ -188,7 +188,7 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		}
 		if (wordState === 'running') return conclude('running');
 		if (word === undefined && context.httpStatus === 202) return conclude('running');
-		if (word === undefined) return conclude('unknown', 'The service\'s answer carries no status word and nothing to hand over: taken as still working.');
+		if (word === undefined) return conclude('unknown', `The service's answer carries no status word${handover ? '' : ' and nothing to hand over'}: taken as still working.`);
 		const earlier = context.earlier?.word === word ? context.earlier : undefined;
 		return conclude('unknown', unknownWordNote(word, earlier && { reads: earlier.reads + 1, seconds: earlier.seconds }, reading.endsInSuccess));
 	}
