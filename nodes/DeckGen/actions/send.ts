@@ -192,7 +192,7 @@ async function sendOnce(
 	const method = request.method ?? 'POST';
 	const paying = item.spends && method === 'POST';
 	// As an AI tool: refused here, before anything is sent, unless a person reviews the call or it fits the allowance.
-	const admitted = paying && item.toolSpending ? admitToolPurchase(ctx, item.toolSpending, item.keyStore, priceOf(json), itemIndex) : undefined;
+	const admitted = paying && item.toolSpending ? admitToolPurchase(ctx, item.toolSpending, item.keyStore, { key, price: priceOf(json) }, itemIndex) : undefined;
 	// Written before a byte is sent: the only trace of a purchase whose worker dies while it is in flight.
 	const logged = paying && json;
 	if (logged) {

@@ -66,16 +66,28 @@ export function toolSpendingOf(ctx: IExecuteFunctions): ToolSpending {
 	return { by: 'allowance', limit: Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : 0 };
 }
 
-/** What this node spent without review in this execution, in its execution context (shared by every call of it). */
+/**
+ * What this node spent without review in this execution, in its execution context (every call of the
+ * node in one execution shares it): the credits, and the Idempotency-Keys they were spent under.
+ */
 const SPENT_MEMBER = 'deckgenSpentWithoutReview';
 
-function spentIn(store: Record<string, unknown>): number {
-	const spent = store[SPENT_MEMBER];
-	return typeof spent === 'number' && spent > 0 ? spent : 0;
+interface Spent {
+	credits: number;
+	keys: string[];
+}
+
+function spentIn(store: Record<string, unknown>): Spent {
+	const spent = store[SPENT_MEMBER] as Partial<Spent> | undefined;
+	return {
+		credits: typeof spent?.credits === 'number' && spent.credits > 0 ? spent.credits : 0,
+		keys: Array.isArray(spent?.keys) ? spent.keys.filter((key): key is string => typeof key === 'string') : [],
+	};
 }
 
 /** A purchase let through on the allowance: its price stays counted unless the answer shows nothing was charged. */
 export interface AdmittedPurchase {
+	key: string;
 	price: number;
 }
 
@@ -104,10 +116,17 @@ export class ToolPurchaseRefused extends NodeOperationError {
 
 /**
  * Before a spending request of a tool call is sent: refused unless reviewed or within the
- * allowance. On the allowance the price is counted at once (so items sent side by side cannot
- * pass the limit together) and given back by `settleToolPurchase` when nothing was charged.
+ * allowance. On the allowance the price is counted at once, under the request's key (so items sent
+ * side by side cannot pass the limit together, and the same purchase again is not counted twice),
+ * and given back by `settleToolPurchase` when nothing was charged.
  */
-export function admitToolPurchase(ctx: IExecuteFunctions, spending: ToolSpending, store: Record<string, unknown>, price: number, itemIndex: number): AdmittedPurchase | undefined {
+export function admitToolPurchase(
+	ctx: IExecuteFunctions,
+	spending: ToolSpending,
+	store: Record<string, unknown>,
+	purchase: { key: string; price: number },
+	itemIndex: number,
+): AdmittedPurchase | undefined {
 	if (spending.by === 'review') return undefined;
 	const node = ctx.getNode().name;
 	if (spending.by === 'nobody') {
@@ -116,30 +135,34 @@ export function admitToolPurchase(ctx: IExecuteFunctions, spending: ToolSpending
 		throw new ToolPurchaseRefused(ctx, itemIndex, { outcome: 'review_required', message: REVIEW_REQUIRED_MESSAGE });
 	}
 	const spent = spentIn(store);
-	if (spent + price > spending.limit) {
-		const facts = { price, limit: spending.limit, spent };
+	// The same purchase again (its key already counted): the service replays it, charging nothing.
+	if (spent.keys.includes(purchase.key)) return undefined;
+	const { price } = purchase;
+	if (spent.credits + price > spending.limit) {
+		const facts = { price, limit: spending.limit, spent: spent.credits };
 		hintOnce(ctx, {
-			message: `Bought nothing: a call at ${price} credits would pass this tool’s Credit Limit per Execution (${spending.limit} credits, ${spent} spent or on their way).`,
+			message: `Bought nothing: a call at ${price} credits would pass this tool’s Credit Limit per Execution (${spending.limit} credits, ${spent.credits} spent or on their way).`,
 			type: 'warning',
 			location: 'outputPane',
 		});
-		ctx.logger.info(`Deck Generator: the tool "${node}" bought nothing: ${price} credits would pass its Credit Limit per Execution (${spending.limit}, ${spent} spent)`, { node, itemIndex, ...facts });
+		ctx.logger.info(`Deck Generator: the tool "${node}" bought nothing: ${price} credits would pass its Credit Limit per Execution (${spending.limit}, ${spent.credits} spent)`, { node, itemIndex, ...facts });
 		throw new ToolPurchaseRefused(ctx, itemIndex, {
 			outcome: 'credit_limit_reached',
 			expectedCredits: price,
 			creditLimitPerExecution: spending.limit,
-			spentWithoutReview: spent,
+			spentWithoutReview: spent.credits,
 			message: creditLimitMessage(facts),
 		});
 	}
-	store[SPENT_MEMBER] = spent + price;
-	return { price };
+	store[SPENT_MEMBER] = { credits: spent.credits + price, keys: [...spent.keys, purchase.key] };
+	return { key: purchase.key, price };
 }
 
 /** After the answer: a request that charged nothing (refused, never committed, replayed) gives its price back. */
 export function settleToolPurchase(store: Record<string, unknown>, admitted: AdmittedPurchase, charged: boolean): void {
 	if (charged) return;
-	store[SPENT_MEMBER] = Math.max(0, spentIn(store) - admitted.price);
+	const spent = spentIn(store);
+	store[SPENT_MEMBER] = { credits: Math.max(0, spent.credits - admitted.price), keys: spent.keys.filter((key) => key !== admitted.key) };
 }
 
 const NOTICE =
