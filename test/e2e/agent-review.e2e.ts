@@ -328,6 +328,10 @@ describeFlavors('an AI Agent buys decks only through a person’s review, in rea
 		return execution;
 	};
 
+	/** The node each run of `node` came after, as n8n saved the execution. */
+	const sourcesOf = (execution: Json, node: string): string[] =>
+		(execution.data?.resultData?.runData?.[node] ?? []).map((run: Json) => String(run.source?.[0]?.previousNode));
+
 	const timed = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
 		const t = Date.now();
 		try {
@@ -408,7 +412,9 @@ describeFlavors('an AI Agent buys decks only through a person’s review, in rea
 			await heldForReview(executionId, 1);
 			expect(await click(link(mail, 'Approve purchase'))).toBe(200);
 			const said = await answer;
-			await finished(executionId);
+			const execution = await finished(executionId);
+			// what tells the tool a person approved (nodes/shared/n8n/toolSpending.ts): n8n ran it after the review node
+			expect(sourcesOf(execution, 'Create Deck')).toEqual([REVIEW]);
 			expect(sim.ledger.charges).toHaveLength(1);
 			const [charge] = sim.ledger.charges;
 			expect(charge).toMatchObject({ operation: 'create', credits: 10 });
@@ -509,6 +515,8 @@ describeFlavors('an AI Agent buys decks only through a person’s review, in rea
 			expect(Object.keys(request.tools.find((t) => t.name === 'Create_Deck')!.parameters.properties).sort()).toEqual(['audience', 'confirmSlideSurcharge', 'coreMessage', 'expectedCredits', 'slideCount', 'title']);
 			expect(request.results.map((r) => [r.name, itemsOf(r.output)])).toEqual([['Create_Deck', [{ outcome: 'review_required', message: REVIEW_REQUIRED_MESSAGE }]]]);
 			expect(said).toBe(`Not done: ${REVIEW_REQUIRED_MESSAGE}`);
+			// n8n ran it after the agent itself, not after a review
+			expect(sourcesOf(bought, 'Create Deck')).toEqual(['AI Agent']);
 			// the output pane of the run that refused says why
 			expect(hintsOf(bought, 'Create Deck')).toEqual([expect.stringMatching(/^Bought nothing: no person reviews this tool’s calls\. Put n8n’s human review between this tool and the agent/)]);
 
