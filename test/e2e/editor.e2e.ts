@@ -179,6 +179,37 @@ describeFlavors('the editor in real n8n %s', (flavor) => {
 		expect(problems).toEqual([]);
 	});
 
+	test('a paying tool straight on the AI Agent, no review in front of it: its panel says in one line that it buys nothing so; nothing is marked', async () => {
+		const t = Date.now();
+		const page = editor.page;
+		// the AI agent example with its review taken out: Create Deck connected to the agent itself
+		const example = loadExample('ai-agent-review.json');
+		const review = 'Review purchase by email';
+		const straight = {
+			...example,
+			name: 'editor e2e: Create Deck straight on the agent',
+			nodes: example.nodes.filter((n) => n.name !== review),
+			connections: { ...example.connections, 'Create Deck': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] } },
+		};
+		delete (straight.connections as Record<string, unknown>)[review];
+		const id = await n8n.importWorkflow(await bindCredentials(n8n, straight, { apiKey: sim.keys.personal, baseUrl: sim.url }, credentials));
+		await openCanvas(page, n8n, id);
+		const problems = canvasProblems('Create Deck straight on the agent', await readCanvas(page));
+		const node = straight.nodes.find((n) => n.name === 'Create Deck')!;
+		const panel = panelFor(node as { type: string; typeVersion: number; parameters: Record<string, unknown> })!;
+		await openPanel(page, node.name);
+		const seen = await readPanel(page);
+		problems.push(...panelProblems('Create Deck straight on the agent', panel, seen));
+		await closePanel(page);
+		// the line, in full, right under the operation
+		expect(seen.fields[2]).toBe(
+			'Notice: Buys nothing unless a person reviews each call (hover this tool’s connection to the agent, click + and add a human review step) or Buy Without Review is on.',
+		);
+		problems.push(...takeErrors());
+		seconds.unreviewedTool = (Date.now() - t) / 1000;
+		expect(problems).toEqual([]);
+	});
+
 	test.each(PANELS.filter((p) => p.added).map((p) => [panelName(p), p] as const))('a new %s, added from the node creator', async (_name, panel) => {
 		const t = Date.now();
 		const page = editor.page;

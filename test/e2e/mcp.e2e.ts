@@ -13,17 +13,24 @@
  * again with a new purchaseReference, and checks every call answered under 60 s (the SDK's
  * default limit) and the API key in no result, log line or saved execution.
  *
+ * Safe by default (issue 38): the example's Create Deck buys without n8n's review (no review can sit in
+ * front of an MCP client) up to 20 credits; a call above that is refused before it is sent, and three
+ * decks of 10 over several calls are bought (each MCP call is an execution of its own). The same workflow
+ * with Buy Without Review off, at another path: Create Deck buys nothing and tells the client a person
+ * must review (on 1.123 too, which has no review at all).
+ *
  * Run: DECKGEN_E2E_FLAVORS=v2 npx jest --selectProjects reference --roots test/e2e --testMatch '**\/mcp.e2e.ts' --testPathIgnorePatterns /node_modules/ --testTimeout 600000 --runInBand
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { randomBytes } from 'crypto';
+import { randomBytes, randomUUID } from 'crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { start, type Simulator } from '../simulator';
 import { ensureN8n, e2eFlavors } from './n8n-install';
 import { closeHttpClients, N8nInstance, startN8n, WorkflowJson } from './n8n-instance';
 import { ensureBuilt, REPO } from './fixtures/build';
+import { REVIEW_REQUIRED_MESSAGE } from '../../nodes/shared/n8n/toolSpending';
 
 const flavors = e2eFlavors(['v2']);
 const EXAMPLE = path.join(REPO, 'test', 'workflows', 'examples', 'mcp-agent-tools.json');
@@ -50,9 +57,10 @@ describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigg
 	const r: Json = {};
 	report[flavor] = r;
 
-	const connect = async (): Promise<Client> => {
+	/** A client of the example (path `deckgen`), or of its copy with Buy Without Review off (`deckgen-unreviewed`). */
+	const connect = async (path = 'deckgen'): Promise<Client> => {
 		const client = new Client({ name: 'deckgen-e2e', version: '1.0.0' });
-		const transport = new StreamableHTTPClientTransport(new URL(`${n8n.baseUrl}/mcp/deckgen`), {
+		const transport = new StreamableHTTPClientTransport(new URL(`${n8n.baseUrl}/mcp/${path}`), {
 			requestInit: { headers: { Authorization: `Bearer ${token}` } },
 		});
 		await client.connect(transport);
@@ -106,6 +114,14 @@ describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigg
 		});
 		workflowId = await n8n.importWorkflow(example);
 		await n8n.activate(workflowId);
+		// the same tools with Create Deck's Buy Without Review off, at another path
+		const unreviewed = JSON.parse(JSON.stringify(example)) as WorkflowJson;
+		unreviewed.name = `${example.name} (Buy Without Review off)`;
+		for (const node of unreviewed.nodes) {
+			if (node.name === 'Create Deck') node.parameters = { ...node.parameters, buyWithoutReview: false };
+			if (node.type === '@n8n/n8n-nodes-langchain.mcpTrigger') Object.assign(node, { webhookId: randomUUID(), parameters: { ...node.parameters, path: 'deckgen-unreviewed' } });
+		}
+		await n8n.activate(await n8n.importWorkflow(unreviewed));
 	});
 
 	afterAll(async () => {
@@ -231,10 +247,28 @@ describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigg
 		expect(another).toMatchObject({ outcome: 'success' });
 		expect(another.taskId).not.toBe(bought.taskId);
 		expect(another.replayed).toBeUndefined();
+		// three decks of 10 in all, past the example's 20 credits without review: each MCP call is an execution of its own
 		const changed = (await call(first, 'Create_Deck', { ...order, audience: 'The sales team' })).items[0];
 		expect(changed).toMatchObject({ outcome: 'success' });
 		expect(changed.taskId).not.toBe(bought.taskId);
 		expect(sim.ledger.charges.length).toBe(charges + 2);
+	});
+
+	test('without review: Buy Without Review off buys nothing and says a person must review; on, a call above its 20 credits is refused before it is sent', async () => {
+		const posts = () => sim.ledger.requests.filter((q) => q.method === 'POST').length;
+		const before = { posts: posts(), charges: sim.ledger.charges.length };
+
+		const unreviewed = await call(await connect('deckgen-unreviewed'), 'Create_Deck', brief({ title: 'Nobody reviews this' }));
+		expect(unreviewed.isError).toBe(false);
+		expect(unreviewed.items).toEqual([{ outcome: 'review_required', message: REVIEW_REQUIRED_MESSAGE }]);
+
+		const dear = await call(await connect(), 'Create_Deck', brief({ title: 'A dear deck', expectedCredits: 30 }));
+		expect(dear.isError).toBe(false);
+		expect(dear.items[0]).toMatchObject({ outcome: 'credit_limit_reached', expectedCredits: 30, creditLimitPerExecution: 20, spentWithoutReview: 0 });
+		expect(dear.items[0].message).toMatch(/^Nothing was bought and nothing was charged\. This workflow lets an AI agent buy without a person's review only up to 20 credits/);
+
+		expect({ posts: posts(), charges: sim.ledger.charges.length }).toEqual(before);
+		r.withoutReview = { unreviewed: unreviewed.items[0].outcome, aboveLimit: dear.items[0].outcome };
 	});
 
 	test('the API key is in no tool answer, log line or saved execution', async () => {

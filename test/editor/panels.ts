@@ -29,11 +29,15 @@ export interface Panel {
 	toFill?: string[];
 }
 
-/** Defaults of the selecting parameters, for a node that leaves one unset. */
-export const SELECTING_DEFAULTS: Record<string, string> = { mode: 'waitUntilDone', briefFrom: 'fields' };
+/** Defaults of the selecting parameters, for a node that leaves one unset (values as text: `'true'` for a switch on). */
+export const SELECTING_DEFAULTS: Record<string, string> = { mode: 'waitUntilDone', briefFrom: 'fields', buyWithoutReview: 'false' };
 
 const NOTICE_BUYS = 'Notice: Running this node buys a deck.';
 const NOTICE_REQUIRED = 'Notice: Which fields the service requires is up to the service';
+/** A paying tool with Buy Without Review off (issue 38): true whether or not a review sits in front of it. */
+const NOTICE_REVIEW = 'Notice: Buys nothing unless a person reviews each call';
+const BUY_WITHOUT_REVIEW = 'Buy Without Review';
+const CREDIT_LIMIT = 'Credit Limit per Execution';
 
 const PAYMENT = ['Success', 'Checkout', 'Client Action'];
 const SUCCESS = ['Success'];
@@ -55,6 +59,17 @@ const CREATE_FIELDS = [
 	'Max Credits',
 	'Confirm Slide Surcharge',
 	'Additional Fields',
+];
+/** Create as an AI tool: the review notice while Buy Without Review is off, the switch (and its limit once on) before Options. */
+const toolCreateFields = (buysWithoutReview: boolean) => [
+	'Resource',
+	'Operation',
+	...(buysWithoutReview ? [] : [NOTICE_REVIEW]),
+	...CREATE_FIELDS.slice(2),
+	BUY_WITHOUT_REVIEW,
+	...(buysWithoutReview ? [CREDIT_LIMIT] : []),
+	'Options',
+	'Description',
 ];
 const CREATE_FROM_ITEM = ['Resource', 'Operation', NOTICE_BUYS, NOTICE_REQUIRED, 'Brief From', 'Input Field With Brief', 'Expected Credits', 'Max Credits', 'Confirm Slide Surcharge'];
 
@@ -113,13 +128,15 @@ export const PANELS: Panel[] = [
 	{ node: 'deckGenWait', version: 1, parameters: { mode: 'waitUntilDone' }, fields: ['Mode', 'Task ID Field', 'Options'], outputs: WAIT },
 	{ node: 'deckGenWait', version: 1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID Field', 'Options'], outputs: WAIT },
 	{ node: 'deckGenTool', version: 1, parameters: { resource: 'account', operation: 'getCredits' }, fields: ['Resource', 'Operation', 'Options', 'Description'], outputs: TOOL },
-	{ node: 'deckGenTool', version: 1, parameters: deck('create'), fields: [...CREATE_FIELDS, 'Options', 'Description'], outputs: TOOL },
+	// the MCP example's Create Deck buys without n8n's review, within a small limit (the MCP client approves each call)
+	{ node: 'deckGenTool', version: 1, parameters: { ...deck('create'), buyWithoutReview: 'true' }, fields: toolCreateFields(true), outputs: TOOL },
 	{ node: 'deckGenTool', version: 1, parameters: deck('getStatus'), fields: ['Resource', 'Operation', 'Task ID', 'Options', 'Description'], outputs: TOOL },
 	{ node: 'deckGenWaitTool', version: 1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID', 'Options', 'Description'], outputs: TOOL },
 
 	// The AI agent example's tools (ai-agent-review.json, made with version 1.1)
 	{ node: 'deckGenTool', version: 1.1, parameters: { resource: 'account', operation: 'getCredits' }, fields: ['Resource', 'Operation', 'Options', 'Description'], outputs: TOOL },
-	{ node: 'deckGenTool', version: 1.1, parameters: deck('create'), fields: [...CREATE_FIELDS, 'Options', 'Description'], outputs: TOOL },
+	// behind n8n's review (and, in the editor test, the same node straight on the agent: the notice is true for both)
+	{ node: 'deckGenTool', version: 1.1, parameters: deck('create'), fields: toolCreateFields(false), outputs: TOOL },
 	{ node: 'deckGenTool', version: 1.1, parameters: deck('getStatus'), fields: ['Resource', 'Operation', 'Task ID', 'Options', 'Description'], outputs: TOOL },
 	{ node: 'deckGenWaitTool', version: 1.1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID', 'Options', 'Description'], outputs: TOOL },
 ];
@@ -148,10 +165,11 @@ const OPERATION_NAMES: Record<string, string> = {
 /** The panel's name for people: node, then operation or mode, then what else selects it. */
 export function panelName(p: Panel): string {
 	const parts = [NODE_NAMES[p.node]];
-	const { resource, operation, mode, briefFrom } = p.parameters;
+	const { resource, operation, mode, briefFrom, buyWithoutReview } = p.parameters;
 	if (resource) parts.push(`${RESOURCE_NAMES[resource] ?? resource} → ${OPERATION_NAMES[operation] ?? operation}`);
 	if (mode) parts.push(mode === 'checkOnce' ? 'Check Once' : 'Wait Until Done');
 	if (briefFrom === 'input') parts.push('Brief From: Input Item');
+	if (buyWithoutReview === 'true') parts.push('Buy Without Review on');
 	return `${parts.join(': ')} (v${p.version})`;
 }
 
@@ -162,9 +180,9 @@ export function panelFor(node: { type: string; typeVersion: number; parameters?:
 		(p) =>
 			p.node === type &&
 			p.version === node.typeVersion &&
-			Object.entries(p.parameters).every(([k, v]) => (node.parameters?.[k] ?? SELECTING_DEFAULTS[k]) === v) &&
+			Object.entries(p.parameters).every(([k, v]) => String(node.parameters?.[k] ?? SELECTING_DEFAULTS[k]) === v) &&
 			// a parameter that selects another panel (briefFrom: input) must not be set otherwise here
-			Object.keys(SELECTING_DEFAULTS).every((k) => k in p.parameters || (node.parameters?.[k] ?? SELECTING_DEFAULTS[k]) === SELECTING_DEFAULTS[k]),
+			Object.keys(SELECTING_DEFAULTS).every((k) => k in p.parameters || String(node.parameters?.[k] ?? SELECTING_DEFAULTS[k]) === SELECTING_DEFAULTS[k]),
 	);
 }
 

@@ -98,7 +98,8 @@ function notesOf(wf: Workflow): Node[] {
  * straight to an AI Agent; a reviewed one that may re-send at a live price above the one the reviewer saw
  * (Max Credits), or whose review message does not show the call's own title, slide count, price and
  * surcharge (`$tool.parameters`, the arguments the held call runs with); an MCP server's Create whose
- * surcharge confirmation is a model's argument (n8n's review cannot sit in front of an MCP client).
+ * surcharge confirmation is a model's argument (n8n's review cannot sit in front of an MCP client), or
+ * whose allowance to buy without review is off (it would buy nothing) or not small.
  */
 function agentToolProblems(wf: Workflow): string[] {
 	const byName = new Map(wf.nodes.map((n) => [n.name, n]));
@@ -123,6 +124,12 @@ function agentToolProblems(wf: Workflow): string[] {
 			}
 			if (target.type === '@n8n/n8n-nodes-langchain.mcpTrigger' && p.operation === 'create' && String(p.confirmSlideSurcharge ?? '').includes('$fromAI')) {
 				problems.push(`${tool.name}: an MCP client could confirm a surcharge itself`);
+			}
+			// no review can sit in front of an MCP client: a paying tool there buys only with the allowance, on purpose and small (issue 38)
+			if (target.type === '@n8n/n8n-nodes-langchain.mcpTrigger' && spends) {
+				const limit = Number(p.creditLimitPerExecution ?? 0);
+				if (p.buyWithoutReview !== true) problems.push(`${tool.name} reaches an MCP client with Buy Without Review off: it would buy nothing`);
+				else if (!(limit > 0 && limit <= 30)) problems.push(`${tool.name} may spend ${limit} credits a call without review: not a small limit`);
 			}
 		}
 	}
@@ -245,11 +252,11 @@ describe('example workflows', () => {
 	);
 
 	test.each(checked.map(({ file, wf }) => [file, wf] as const))(
-		'%s: an AI Agent reaches a tool that spends only through a human review, at no price above the one reviewed; an MCP server’s Create cannot confirm a surcharge',
+		'%s: an AI Agent reaches a tool that spends only through a human review, at no price above the one reviewed; an MCP server’s Create cannot confirm a surcharge and buys within a small limit',
 		(_file, wf) => expect(agentToolProblems(wf)).toEqual([]),
 	);
 
-	test('the agent-tool check itself finds a Create straight to the agent, a review that may re-send at a higher price or hides the slide count, and an MCP Create that confirms surcharges', () => {
+	test('the agent-tool check itself finds a Create straight to the agent, a review that may re-send at a higher price or hides the slide count, and an MCP Create that confirms surcharges, may not buy or may buy much', () => {
 		const agent = examples.find(({ file }) => file === 'ai-agent-review.json')!.wf;
 		const mcp = examples.find(({ file }) => file === 'mcp-agent-tools.json')!.wf;
 		const edit = (wf: Workflow, change: (copy: Workflow) => void) => {
@@ -269,6 +276,8 @@ describe('example workflows', () => {
 		expect(edit(mcp, (wf) => (node(wf, 'Create Deck').parameters.confirmSlideSurcharge = "={{ $fromAI('confirmSlideSurcharge', '', 'boolean', false) }}"))).toEqual([
 			'Create Deck: an MCP client could confirm a surcharge itself',
 		]);
+		expect(edit(mcp, (wf) => delete node(wf, 'Create Deck').parameters.buyWithoutReview)).toEqual(['Create Deck reaches an MCP client with Buy Without Review off: it would buy nothing']);
+		expect(edit(mcp, (wf) => (node(wf, 'Create Deck').parameters.creditLimitPerExecution = 500))).toEqual(['Create Deck may spend 500 credits a call without review: not a small limit']);
 	});
 
 	test('an email that says it attaches the deck attaches it, and one that sends the link is named so', () => {

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { OUTPUTS_PER_OPERATION_VERSION, PAYMENT_OPERATIONS } from './outputs';
 import { deckGenToolDescriptionProperties } from '../../shared/n8n/tool';
+import { toolSpendingProperties } from '../../shared/n8n/toolSpending';
 import { operations } from './router';
 
 export const resourceProperty: INodeProperties = {
@@ -159,12 +160,27 @@ const operationProperties = Object.values(operations).flatMap((byOperation) =>
 );
 const isOptions = (property: INodeProperties) => property.name === 'options';
 
-/** Each operation's fields, then the split switch, then the operations' Options (last, as in n8n's own nodes). */
+/**
+ * As an AI tool, what may spend without a person's review (shared/n8n/toolSpending.ts): the deck
+ * operations that spend, and a Custom Request that POSTs.
+ */
+const spendingDeckOperations = Object.entries(operations.deck).flatMap(([name, operation]) => (operation.spends ? [name] : []));
+const toolSpending = [
+	toolSpendingProperties({ resource: ['deck'], operation: spendingDeckOperations }),
+	toolSpendingProperties({ resource: ['custom'], operation: ['request'], method: ['POST'] }),
+];
+
+/**
+ * Each operation's fields (as a paying tool, the review notice first), then the split switch, then
+ * (as a paying tool) Buy Without Review, then the operations' Options (last, as in n8n's own nodes).
+ */
 export const properties: INodeProperties[] = [
 	resourceProperty,
 	...operationPickers,
+	...toolSpending.map((p) => p.notice),
 	...operationProperties.filter((property) => !isOptions(property)),
 	...splitOutputsProperties,
+	...toolSpending.flatMap((p) => p.fields),
 	...operationProperties.filter(isOptions),
 	// The tool variant's description of each operation (shown only there; shared/n8n/tool.ts).
 	...deckGenToolDescriptionProperties(),

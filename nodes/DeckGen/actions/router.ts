@@ -7,6 +7,7 @@ import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } f
 import { isToolCall, runPerItem } from '../../shared/n8n/runner';
 import { refusalForItem, serviceOrRefusal } from '../../shared/n8n/service';
 import { toolAnswer } from '../../shared/n8n/tool';
+import { toolSpendingOf } from '../../shared/n8n/toolSpending';
 import { getCredits } from './account/getCredits.operation';
 import { request } from './custom/request.operation';
 import { create } from './deck/create.operation';
@@ -53,6 +54,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const keyStore = this.getContext('node');
 	const runIndex = Number(this.getWorkflowDataProxy(0).$runIndex ?? 0);
 	const concurrency = (this.getNodeParameter('options.concurrency', 0, 4) as number) || 4;
+	// As an AI tool, who lets it spend: a person's review, the owner's allowance, or nobody (checked before each purchase is sent).
+	const toolSpending = tool && operation.spends ? toolSpendingOf(this) : undefined;
 
 	return await runPerItem(
 		this,
@@ -75,6 +78,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				runIndex,
 				keyStore,
 				spends: operation.spends,
+				toolSpending,
 			});
 			// As an AI tool: the same facts, with a message in the tool's argument terms (shared/n8n/tool.ts).
 			return tool ? toolAnswer(this, `${resource}.${operationName}`, emitted, service.baseUrl) : emitted;

@@ -26,6 +26,7 @@ import type { HttpMethod } from '../../shared/transport';
 import { toNodeApiError } from '../../shared/n8n/errors';
 import { announcePurchase, notePurchaseResult } from '../../shared/n8n/purchaseLog';
 import { triggerItemsOf } from '../../shared/n8n/origin';
+import { admitToolPurchase, settleToolPurchase, type ToolSpending } from '../../shared/n8n/toolSpending';
 import type { EmittedItem } from '../../shared/n8n/item';
 import type { NodeService } from '../../shared/n8n/service';
 import { readExpectedCredits, readOptions, readTaskId, type SpendOptions } from './common';
@@ -46,6 +47,8 @@ export interface ItemContext {
 	keyStore: KeyStore;
 	/** The operation spends credits: every keyed POST it sends is a purchase to keep track of. */
 	spends: boolean;
+	/** As an AI tool that spends: who lets it buy (shared/n8n/toolSpending.ts), asked before every purchase is sent. */
+	toolSpending?: ToolSpending;
 }
 
 export interface ReadRequest {
@@ -188,8 +191,11 @@ async function sendOnce(
 		request.options.idempotencyKey,
 	);
 	const method = request.method ?? 'POST';
+	const paying = item.spends && method === 'POST';
+	// As an AI tool: refused here, before anything is sent, unless a person reviews the call or it fits the allowance.
+	const admitted = paying && item.toolSpending ? admitToolPurchase(ctx, item.toolSpending, item.keyStore, { key, price: priceOf(json) }, itemIndex) : undefined;
 	// Written before a byte is sent: the only trace of a purchase whose worker dies while it is in flight.
-	const logged = item.spends && json && method === 'POST';
+	const logged = paying && json;
 	if (logged) {
 		const body = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
 		announcePurchase(ctx, { method, path: request.path, idempotencyKey: key, body }, { operation: request.operation, item: itemIndex }, item.service.maskText);
@@ -205,11 +211,24 @@ async function sendOnce(
 	);
 	if (item.spends) {
 		const purchase = purchaseResult(result);
+		if (admitted) settleToolPurchase(item.keyStore, admitted, charged(purchase, result));
 		recordPurchase(item.keyStore, slot, key, purchase);
 		logPurchase(ctx, slot, key, purchase, result.outcome, item.service.maskText);
 		if (logged) notePurchaseResult(ctx, key, purchase);
 	}
 	return { outcome: result.outcome, key };
+}
+
+/** The price a spending body agrees to (`expected_credits`); a body without one is taken to cost nothing. */
+function priceOf(json: Record<string, unknown> | undefined): number {
+	const price = json?.expected_credits;
+	return typeof price === 'number' && Number.isFinite(price) && price > 0 ? price : 0;
+}
+
+/** Whether credits may have been charged: bought and not a replay, or sent without a definite answer. */
+function charged(purchase: PurchaseResult, result: CallResult): boolean {
+	if (purchase.kind === 'unanswered') return true;
+	return purchase.kind === 'bought' && !(result.outcome.route === 'success' && result.outcome.replayed);
 }
 
 /**

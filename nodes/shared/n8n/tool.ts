@@ -29,6 +29,7 @@ import {
 import { mayCarryCredential } from '../download';
 import { valueAtPath } from '../path';
 import type { EmittedItem } from './item';
+import { ToolPurchaseRefused } from './toolSpending';
 
 /** How often a model should ask for a deck's status, said the same way everywhere. */
 export const POLL_ADVICE =
@@ -37,8 +38,12 @@ export const POLL_ADVICE =
 const NORMAL_ANSWER =
 	'Every answer has outcome and message. An outcome other than success (checkout, client_action, price_drift, not_available_yet, error) is a normal answer, not a fault: pass its message on to a person instead of retrying.';
 
+/** Said by every tool that may spend: what an answer looks like when this workflow does not let it (toolSpending.ts). */
+const NEEDS_A_PERSON =
+	'If the answer is outcome review_required (this workflow buys only after a person reviews the call) or credit_limit_reached (past what it may spend without one), nothing was bought: tell the person what you wanted to buy and why.';
+
 const SPENDS =
-	'This SPENDS CREDITS. expectedCredits is the price in credits you agree to pay: use the price the person agreed to. If it differs from the live price, nothing is bought or charged and the answer is outcome price_drift with the live price in credits (a free quote; call with expectedCredits 0 to learn the price).';
+	`This SPENDS CREDITS. expectedCredits is the price in credits you agree to pay: use the price the person agreed to. If it differs from the live price, nothing is bought or charged and the answer is outcome price_drift with the live price in credits (a free quote; call with expectedCredits 0 to learn the price). ${NEEDS_A_PERSON}`;
 
 const REPLAYS =
 	'The same call with the same arguments is one purchase: it returns the deck bought earlier (replayed true) and charges nothing; to buy the same brief again on purpose, pass a new purchaseReference where the tool has that argument.';
@@ -49,12 +54,12 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
 	'deck.create': `Buy a new slide deck from a brief (title, core message, audience, slide count). ${SPENDS} The answer comes at once with a taskId, but the deck is not ready yet. Then call Get Status with that taskId. ${POLL_ADVICE} On succeeded, hand the person deckUrl. ${REPLAYS} A slide count above the free cap may need a surcharge, which only the person who pays may accept: set confirmSlideSurcharge true only once they accepted the higher price, or where a person reviews every call of this tool before it runs (n8n's human review). ${NORMAL_ANSWER}`,
 	'deck.getStatus': `Read the state of a deck bought with Create, by its taskId. Spends nothing. state is running (ask again later), succeeded (the deck is ready: hand the person deckUrl; deckUrlNeedsSignIn says whether opening it needs signing in to the service) or failed (tell the person). ${POLL_ADVICE} An unknown taskId answers outcome error with code not_found. ${NORMAL_ANSWER}`,
 	'deck.download': `Fetch a finished deck's file by its taskId. Spends nothing. The file itself cannot reach you (n8n drops files from tool answers): the answer carries deckUrl, the link to hand the person. ${NORMAL_ANSWER}`,
-	'deck.recover': `Get back a deck bought in an n8n execution that n8n lost, from the line n8n's log kept of that purchase (it reads "Deck Generator: sending purchase … DECKGEN_PURCHASE {…}"): loggedPurchase is that whole line, unchanged. The purchase is sent again with its own Idempotency-Key and body, so the service replays it and charges nothing (only if the first request never reached the service is the deck bought now, once). The answer has the deck's taskId: call Get Status with it. ${POLL_ADVICE} ${NORMAL_ANSWER}`,
+	'deck.recover': `Get back a deck bought in an n8n execution that n8n lost, from the line n8n's log kept of that purchase (it reads "Deck Generator: sending purchase … DECKGEN_PURCHASE {…}"): loggedPurchase is that whole line, unchanged. The purchase is sent again with its own Idempotency-Key and body, so the service replays it and charges nothing (only if the first request never reached the service is the deck bought now, once). ${NEEDS_A_PERSON} The answer has the deck's taskId: call Get Status with it. ${POLL_ADVICE} ${NORMAL_ANSWER}`,
 	'deck.revise': `Buy a new version of a finished deck from instructions, by its taskId. ${SPENDS} The included revision round costs 0. The new version takes time like a new deck: poll Get Status with the taskId. ${POLL_ADVICE} ${NORMAL_ANSWER}`,
 	'deck.translate': `Buy copies of a finished deck in more languages, by its taskId (subscribers only). ${SPENDS} The copies take time: poll Get Status with the taskId. ${POLL_ADVICE} ${NORMAL_ANSWER}`,
 	'deck.generateVideo': `Buy a video of a finished deck, by its taskId. ${SPENDS} The video takes time: poll Get Status with the taskId. ${POLL_ADVICE} ${NORMAL_ANSWER}`,
 	'material.upload': `Upload a file from the workflow's data as material for a deck; the answer's materialId goes into Create's material ids. Spends nothing. ${NORMAL_ANSWER}`,
-	'custom.request': `Call a path of the Deck Generation Service's /v1 API. A POST whose body carries expected_credits SPENDS CREDITS at that price; a wrong price answers outcome price_drift with the live price and charges nothing. ${NORMAL_ANSWER}`,
+	'custom.request': `Call a path of the Deck Generation Service's /v1 API. A POST whose body carries expected_credits SPENDS CREDITS at that price; a wrong price answers outcome price_drift with the live price and charges nothing. ${NEEDS_A_PERSON} ${NORMAL_ANSWER}`,
 };
 
 export const WAIT_TOOL_DESCRIPTION = `Check once whether a deck bought with Create is done, by its taskId. Spends nothing, and never waits: it reads the status once and answers at once. state is running (ask again later), succeeded (hand the person deckUrl; deckUrlNeedsSignIn says whether opening it needs signing in to the service) or failed (tell the person). ${POLL_ADVICE} An outcome other than completed is a normal answer, not a fault.`;
@@ -317,6 +322,8 @@ function nextStep(node: INode, facts: IDataObject): string | undefined {
  * in `message`, and the facts (code, status, request id, any deck bought or maybe bought).
  */
 export function toolErrorItem(node: INode, error: Error): EmittedItem {
+	// A purchase no one may make (no review, or past the allowance): its answer is already in the model's terms.
+	if (error instanceof ToolPurchaseRefused) return { output: 0, json: { ...error.answer } };
 	const nodeError = error as NodeError;
 	const context = (nodeError.context ?? {}) as IDataObject;
 	const json: IDataObject = { outcome: 'error' };

@@ -124,7 +124,8 @@ describe('a deployment that serves the open paths elsewhere', () => {
 		const node = {
 			...exampleTool('Get Deck Status'),
 			name: 'Revise Deck',
-			parameters: { resource: 'deck', operation: 'revise', taskId: "={{ $fromAI('taskId') }}", instructions: "={{ $fromAI('instructions') }}", expectedCredits: 0 },
+			// connected to no review: allowed to buy on its own, or it would send nothing (issue 38)
+			parameters: { resource: 'deck', operation: 'revise', taskId: "={{ $fromAI('taskId') }}", instructions: "={{ $fromAI('instructions') }}", expectedCredits: 0, buyWithoutReview: true, creditLimitPerExecution: 10 },
 		};
 		const result = await runWorkflow(toolCallWorkflow(node), {
 			credentials: { deckGenApi: { apiKey: key, baseUrl: sim.url } },

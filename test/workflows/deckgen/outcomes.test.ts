@@ -246,13 +246,15 @@ describe('as an AI tool', () => {
 	afterAll(async () => await sim.close());
 
 	test('every outcome goes to output 0, where the model reads it, with the outcome in words', async () => {
-		const { DeckGen } = await import('../../../nodes/DeckGen/DeckGen.node');
+		const { deckGenTool } = await import('../tool/tool');
 		// n8n runs a node used as a tool under the type name `<type>Tool`.
 		const workflow = loadWorkflow('create');
 		const deck = workflow.nodes.find((n) => n.name === DECK_NODE)!;
 		deck.type = 'n8n-nodes-deckgen.deckGenTool';
+		// connected to no review: allowed to buy on its own, or it would buy nothing (issue 38)
+		deck.parameters = { ...deck.parameters, buyWithoutReview: true, creditLimitPerExecution: 100 };
 		const result = await runWith(sim, workflow, sim.keys.broke, [brief()], {
-			nodeTypes: { 'n8n-nodes-deckgen.deckGenTool': new DeckGen() },
+			nodeTypes: { 'n8n-nodes-deckgen.deckGenTool': deckGenTool },
 		});
 		const [first, checkout, clientAction] = result.outputs(DECK_NODE);
 		expect(checkout ?? []).toEqual([]);

@@ -11,11 +11,10 @@ import { inspect } from 'node:util';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { DeckGen } from '../../../nodes/DeckGen/DeckGen.node';
-import { DeckGenWait } from '../../../nodes/DeckGenWait/DeckGenWait.node';
 import { KEY_MASK, KEY_MASKED_NOTE, plainHttpRefusal } from '../../../nodes/shared/secrecy';
 import { runWorkflow, testCredentials, type RunResult, type WorkflowJson } from '../../harness';
 import { start, type Simulator } from '../../simulator';
+import { TOOL_NODE_TYPES } from '../tool/tool';
 import { loadWorkflow as loadWaitWorkflow, WAIT_NODE } from '../wait/run';
 import { brief, continueErrorOutput, DECK_NODE, loadWorkflow, patchNode, recordPlainHttp } from './fixture';
 
@@ -286,10 +285,14 @@ describe('against a service that names the key in everything it says (simulator 
 	test('as an AI tool: both nodes, a success and a refusal, on output 0', async () => {
 		const tool = (workflow: WorkflowJson, node: string, type: string) => {
 			const copy = JSON.parse(JSON.stringify(workflow)) as WorkflowJson;
-			copy.nodes.find((n) => n.name === node)!.type = type;
+			const found = copy.nodes.find((n) => n.name === node)!;
+			found.type = type;
+			// connected to no review: allowed to buy on its own, or a purchase would never reach the service (issue 38)
+			if (type.endsWith('deckGenTool')) found.parameters = { ...found.parameters, buyWithoutReview: true, creditLimitPerExecution: 100 };
 			return copy;
 		};
-		const nodeTypes = { 'n8n-nodes-deckgen.deckGenTool': new DeckGen(), 'n8n-nodes-deckgen.deckGenWaitTool': new DeckGenWait() };
+		// as n8n's loader makes them: their type names end in Tool (what the tool-only fields are shown for)
+		const nodeTypes = TOOL_NODE_TYPES;
 		const deckTool = tool(continueErrorOutput(loadWorkflow('create')), DECK_NODE, 'n8n-nodes-deckgen.deckGenTool');
 		const broke = await run(deckTool, sim.keys.broke, [brief()], DECK_NODE, { nodeTypes });
 		expect(broke.output(DECK_NODE, 0)[0].json).toMatchObject({ outcome: 'checkout' });

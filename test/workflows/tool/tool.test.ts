@@ -6,7 +6,7 @@
  */
 import { TOOL_DESCRIPTIONS, WAIT_TOOL_DESCRIPTION } from '../../../nodes/shared/n8n/tool';
 import { start, type Simulator } from '../../simulator';
-import { AGENT_EXAMPLE, callTool, deckGenTool, deckGenWaitTool, exampleTool, exampleWorkflow, toolDescriptionOf } from './tool';
+import { AGENT_EXAMPLE, callTool, deckGenTool, deckGenWaitTool, exampleTool, exampleWorkflow, REVIEW_NODE, toolDescriptionOf } from './tool';
 
 const brief = (extra: Record<string, unknown> = {}) => ({
 	expectedCredits: 10,
@@ -134,7 +134,7 @@ describe('as an AI tool', () => {
 		const { key } = sim.control.createAccount({ balance: 200, subscriber: true });
 		// the AI Agent example: confirmSlideSurcharge is the model's argument, and n8n's human review holds every call
 		const reviewed = exampleTool('Create Deck', {}, AGENT_EXAMPLE);
-		const { answer } = await callTool(sim, reviewed, brief({ slideCount: 20, expectedCredits: 10 }), key);
+		const { answer } = await callTool(sim, reviewed, brief({ slideCount: 20, expectedCredits: 10 }), key, REVIEW_NODE);
 		expect(answer[0]).toMatchObject({ outcome: 'client_action', cta: 'confirm_slide_surcharge', credits: 20 });
 		const message = String(answer[0].message);
 		expect(message).toMatch(/Only the person who pays may accept a surcharge/);
@@ -151,7 +151,7 @@ describe('as an AI tool', () => {
 		expect(sim.control.balanceOf(key)).toBe(200);
 
 		// the reviewed call, once the reviewer approved it: the flag and the price buy it
-		const confirmed = await callTool(sim, reviewed, brief({ slideCount: 20, expectedCredits: 20, confirmSlideSurcharge: true }), key);
+		const confirmed = await callTool(sim, reviewed, brief({ slideCount: 20, expectedCredits: 20, confirmSlideSurcharge: true }), key, REVIEW_NODE);
 		expect(confirmed.answer[0]).toMatchObject({ outcome: 'success' });
 		expect(sim.control.balanceOf(key)).toBe(180);
 	});

@@ -68,21 +68,36 @@ export interface ToolCall {
 /** The tool variants, as runWorkflow's `nodeTypes`. */
 export const TOOL_NODE_TYPES = { [DECK_TOOL]: deckGenTool, [WAIT_TOOL]: deckGenWaitTool };
 
-/** A Manual Trigger that hands the tool node one item, the tool call's arguments. */
-export function toolCallWorkflow(node: INode): WorkflowJson {
+/**
+ * A Manual Trigger that hands the tool node one item, the tool call's arguments: a tool no person
+ * reviews (its source is not a node it is connected into as a tool).
+ *
+ * `reviewedBy`: the call as n8n 2.x runs it once a person approved it in n8n's human review
+ * (nodes/shared/n8n/toolSpending.ts): its source is the review node, into which the tool's `ai_tool`
+ * output goes and which takes nothing but tools. The review node is the trigger here (named as the
+ * example's); in n8n it is the review tool (`…HitlTool`), which test/e2e/agent-review.e2e.ts runs for real.
+ */
+export function toolCallWorkflow(node: INode, reviewedBy?: string): WorkflowJson {
+	const trigger = reviewedBy ?? 'Tool call';
 	return {
 		nodes: [
-			{ id: 'trigger', name: 'Tool call', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ id: 'trigger', name: trigger, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 			{ ...node, position: [200, 0] },
 		],
-		connections: { 'Tool call': { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+		connections: {
+			[trigger]: { main: [[{ node: node.name, type: 'main', index: 0 }]] },
+			...(reviewedBy ? { [node.name]: { ai_tool: [[{ node: reviewedBy, type: 'ai_tool', index: 0 }]] } } : {}),
+		},
 		settings: { executionOrder: 'v1' },
 	} as WorkflowJson;
 }
 
-/** One tool call: the node gets one item, the arguments. */
-export async function callTool(sim: Simulator, node: INode, args: Record<string, unknown>, key = sim.keys.personal): Promise<ToolCall> {
-	const result = await runWorkflow(toolCallWorkflow(node), {
+/** The review node of the AI Agent example, in front of its Create Deck. */
+export const REVIEW_NODE = 'Review purchase by email';
+
+/** One tool call: the node gets one item, the arguments; `reviewedBy` names the review it came through, if any. */
+export async function callTool(sim: Simulator, node: INode, args: Record<string, unknown>, key = sim.keys.personal, reviewedBy?: string): Promise<ToolCall> {
+	const result = await runWorkflow(toolCallWorkflow(node, reviewedBy), {
 		credentials: { deckGenApi: credentialFor(sim, key, { accountUrl: 'https://app.deckgen.example/account' }) },
 		inputItems: [{ json: args as IDataObject }],
 		nodeTypes: TOOL_NODE_TYPES,
