@@ -210,6 +210,35 @@ describeFlavors('the editor in real n8n %s', (flavor) => {
 		expect(problems).toEqual([]);
 	});
 
+	test('the three reading paths (Status Word Path, File Link Path, Failure Reason Path) set on Get Status, Download, both Wait modes and the status tools: shown, nothing marked', async () => {
+		const t = Date.now();
+		const page = editor.page;
+		const paths = { statusWordPath: 'data.state', downloadLink: 'data.resultJson.resultUrls[1]', failureReasonPath: 'data.failMsg' };
+		const deck = (name: string, operation: string, y: number, tool = false) => ({
+			id: `p-${name}`, name, type: `${PACKAGE}.${tool ? 'deckGenTool' : 'deckGen'}`, typeVersion: 1.1, position: [300, y],
+			parameters: { resource: 'deck', operation, taskId: tool ? "={{ $fromAI('taskId', 'The taskId that Create returned', 'string') }}" : '={{ $json.taskId }}', options: paths },
+		});
+		const wait = (name: string, mode: string, y: number, tool = false) => ({
+			id: `p-${name}`, name, type: `${PACKAGE}.${tool ? 'deckGenWaitTool' : 'deckGenWait'}`, typeVersion: 1.1, position: [600, y],
+			parameters: { mode, ...(tool ? { taskId: "={{ $fromAI('taskId', 'The taskId that Create returned', 'string') }}" } : {}), options: paths },
+		});
+		const nodes = [deck('Get Status', 'getStatus', 0), deck('Download', 'download', 200), wait('Wait Until Done', 'waitUntilDone', 0), wait('Check Once', 'checkOnce', 200), deck('Get Deck Status', 'getStatus', 400, true), wait('Check Deck', 'checkOnce', 400, true)];
+		const id = await n8n.importWorkflow(await bindCredentials(n8n, { name: 'editor e2e: reading paths', nodes, connections: {} }, { apiKey: sim.keys.personal, baseUrl: sim.url }, credentials));
+		await openCanvas(page, n8n, id);
+		const problems = canvasProblems('reading paths', await readCanvas(page));
+		for (const node of nodes) {
+			await openPanel(page, node.name);
+			const seen = await readPanel(page);
+			await closePanel(page);
+			problems.push(...seen.issues.map((issue) => `"${node.name}": parameter issue on ${issue}`));
+			const shown = ['Failure Reason Path', 'File Link Path', 'Status Word Path'].filter((label) => seen.nested.includes(label));
+			if (shown.length !== 3) problems.push(`"${node.name}": the options show ${seen.nested.join(' | ')}`);
+		}
+		problems.push(...takeErrors().map((e) => `reading paths: ${e}`));
+		seconds.readingPaths = (Date.now() - t) / 1000;
+		expect(problems).toEqual([]);
+	});
+
 	test.each(PANELS.filter((p) => p.added).map((p) => [panelName(p), p] as const))('a new %s, added from the node creator', async (_name, panel) => {
 		const t = Date.now();
 		const page = editor.page;

@@ -21,6 +21,8 @@ export interface PanelReading {
 	issues: string[];
 	/** notices with no text */
 	emptyNotices: number;
+	/** the labels of what is filled in inside a collection (Options, Additional Fields), top to bottom */
+	nested: string[];
 }
 
 /** Reads the open panel. */
@@ -32,15 +34,20 @@ export async function readPanel(page: Page): Promise<PanelReading> {
 		type El = { closest(s: string): El | null; querySelector(s: string): El | null; querySelectorAll(s: string): ArrayLike<El>; textContent: string | null; checkVisibility?(): boolean; getClientRects(): ArrayLike<unknown>; parentElement: El | null; classList: { contains(c: string): boolean } };
 		const visible = (el: El) => (el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0);
 		const text = (el: El | null) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
-		const reading = { fields: [] as string[], issues: [] as string[], emptyNotices: 0 };
+		const reading = { fields: [] as string[], issues: [] as string[], emptyNotices: 0, nested: [] as string[] };
 		// labels and notices in document order (n8n puts the first parameter in the credential row's item)
 		const parts = Array.from((root as unknown as El).querySelectorAll('label.n8n-input-label, .notice'));
 		for (const part of parts) {
 			if (part.closest('[data-test-id="node-credentials-slot"]')) continue;
-			// nested in another parameter (a collection's entries): not counted
+			// nested in another parameter (a collection's entries): read apart
 			const item = part.closest('[data-test-id="parameter-item"]');
-			if (!item || item.parentElement?.closest('[data-test-id="parameter-item"]')) continue;
+			if (!item) continue;
 			if (!visible(part)) continue;
+			if (item.parentElement?.closest('[data-test-id="parameter-item"]')) {
+				const name = text(part.querySelector('[class*="_title_"]') ?? part);
+				if (name && !part.classList.contains('notice')) reading.nested.push(name);
+				continue;
+			}
 			if (part.classList.contains('notice')) {
 				const words = text(part);
 				if (!words) reading.emptyNotices++;
