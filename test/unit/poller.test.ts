@@ -74,7 +74,7 @@ class FakeService {
 		const deck = this.decks.get(taskId);
 		if (!deck) return problem(404, { code: 'not_found', detail: `No deck ${taskId}`, retryable: false });
 		const word = deck.word ?? (at >= deck.doneAt ? deck.end : 'generating');
-		// A finished deck's record has its file to hand over: a success word alone is not believed (status.ts judgeStatus).
+		// A finished deck's record has its file to hand over: a success word alone is not believed (status/judge.ts judgeStatus).
 		const file = at >= deck.doneAt && deck.end === 'completed' ? { deckUrl: `https://files.example/${taskId}.pptx` } : {};
 		return { status: 200, headers: { 'x-request-id': `req_${this.requests.length}` }, text: JSON.stringify({ taskId, status: word, ...file }) };
 	}

@@ -11,7 +11,7 @@ import { STATUS_VOCABULARY, type ApiVocabulary } from '../fixtures/status-vocabu
 /** A deck file link, set beside a success word: the deck to hand over. */
 const DECK_FILE = 'https://files.example/deck.pptx';
 
-/** Said of a word on no Status Words list (status.ts, unknownWordNote). */
+/** Said of a word on no Status Words list (status/judge.ts, unknownWordNote). */
 const ON_NO_LIST = 'a word on no Status Words list';
 
 interface Reading {

@@ -1,7 +1,7 @@
 /**
  * A status word is never the whole truth (issue 26, point 1). The contract warns that one status word
  * "reads as the opposite of what it means" and does not say which; so every node judges a deck from
- * its whole record (shared/status.ts judgeStatus), and says where word and record disagree. Each case
+ * its whole record (shared/status/judge.ts judgeStatus), and says where word and record disagree. Each case
  * runs Get Status, Download, the Wait node in both modes and the tool's answer against the simulator
  * over real HTTP, on the profile of the jest project (reference, B, D) with one reading flipped.
  *

@@ -68,7 +68,7 @@ export async function warmUp(sim: Simulator): Promise<void> {
 }
 
 /**
- * What the nodes make of the words of the simulator's profile (shared/status.ts judgeStatus): a running
+ * What the nodes make of the words of the simulator's profile (shared/status/judge.ts judgeStatus): a running
  * or queued word that is a success word of the default map is not believed with nothing to hand over
  * (state `unknown`, with a `statusNote`); a finished deck's word that is no default success word is
  * Completed through its files, with a `statusNote`; a failed deck's word that is no default failure word is
