@@ -214,12 +214,13 @@ describeFlavors('the editor in real n8n %s', (flavor) => {
 		const t = Date.now();
 		const page = editor.page;
 		const paths = { statusWordPath: 'data.state', downloadLink: 'data.resultJson.resultUrls[1]', failureReasonPath: 'data.failMsg' };
+		const credential = { deckGenApi: { name: 'Deck Generator account' } };
 		const deck = (name: string, operation: string, y: number, tool = false) => ({
-			id: `p-${name}`, name, type: `${PACKAGE}.${tool ? 'deckGenTool' : 'deckGen'}`, typeVersion: 1.1, position: [300, y],
+			id: `p-${name}`, name, type: `${PACKAGE}.${tool ? 'deckGenTool' : 'deckGen'}`, typeVersion: 1.1, position: [300, y], credentials: credential,
 			parameters: { resource: 'deck', operation, taskId: tool ? "={{ $fromAI('taskId', 'The taskId that Create returned', 'string') }}" : '={{ $json.taskId }}', options: paths },
 		});
 		const wait = (name: string, mode: string, y: number, tool = false) => ({
-			id: `p-${name}`, name, type: `${PACKAGE}.${tool ? 'deckGenWaitTool' : 'deckGenWait'}`, typeVersion: 1.1, position: [600, y],
+			id: `p-${name}`, name, type: `${PACKAGE}.${tool ? 'deckGenWaitTool' : 'deckGenWait'}`, typeVersion: 1.1, position: [600, y], credentials: credential,
 			parameters: { mode, ...(tool ? { taskId: "={{ $fromAI('taskId', 'The taskId that Create returned', 'string') }}" } : {}), options: paths },
 		});
 		const nodes = [deck('Get Status', 'getStatus', 0), deck('Download', 'download', 200), wait('Wait Until Done', 'waitUntilDone', 0), wait('Check Once', 'checkOnce', 200), deck('Get Deck Status', 'getStatus', 400, true), wait('Check Deck', 'checkOnce', 400, true)];
