@@ -49,7 +49,8 @@
  * - a record that would be completed on its link alone (its word is no success word) is completed only once
  *   the file is there (`checkFile`, a ranged GET); while it is not, the check is repeated when the link or the
  *   word changes, else at most once per FILE_RECHECK_MS, so a service that links its file from the first
- *   answer costs a few checks, not one per read;
+ *   answer costs a few checks, not one per read. A check is part of its read (the request on the wire that
+ *   Max Wait lets finish, within its own 30 s timeout);
  * - `elapsedMs` is the time until the node saw the deck finished (the answer of its last read);
  * - the cancel signal ends every wait at once.
  *
