@@ -20,8 +20,12 @@ const ascii = (bytes: Uint8Array, from: number, to: number) => Buffer.from(bytes
 /** ISO media (MP4, MOV, 3GP) brands of video, at bytes 8-12 after `ftyp`. */
 const VIDEO_BRAND = /^(isom|iso[2-9]|mp4[12v]|avc1|M4V |qt  |3gp[4-9]|3g2[a-c]|dash|msnv|f4v )$/;
 
-/** The first bytes' format family, as a deck's reading of it: a deck's own, or words for what it is instead. */
-function headVerdict(bytes: Uint8Array): DeckFileVerdict {
+/**
+ * What the first bytes of a file say (a check of a link before it is believed): a deck's format, or words for
+ * what it is instead. A ZIP passes here (the names inside may lie beyond the bytes read); `deckFileVerdict`
+ * checks them.
+ */
+export function headOfDeckFile(bytes: Uint8Array): DeckFileVerdict {
 	if (bytes.length === 0) return { deck: false, what: 'an empty file' };
 	const text = ascii(bytes, 0, 1024);
 	if (ascii(bytes, 4, 8) === 'ftyp' && VIDEO_BRAND.test(ascii(bytes, 8, 12))) return { deck: true, format: 'video' };
@@ -60,14 +64,6 @@ function textKind(text: string): string {
 	if (/^<!doctype\s+html|^<html[\s>]/i.test(head)) return 'an HTML page';
 	if (head.startsWith('{') || head.startsWith('[')) return 'a JSON document';
 	return 'a text';
-}
-
-/**
- * What the first bytes of a file say (a check of a link before it is believed): a deck's format, or what it
- * is instead. A ZIP passes here (the names inside may lie beyond the bytes read); `deckFileVerdict` checks them.
- */
-export function headOfDeckFile(bytes: Uint8Array): DeckFileVerdict {
-	return headVerdict(bytes);
 }
 
 /** The names of a ZIP's entries, from its central directory (names are stored uncompressed); undefined: not a readable ZIP. */
@@ -123,7 +119,7 @@ const FORMAT_NAME: Record<DeckFormat, string> = { pptx: 'PPTX', odp: 'ODP', key:
  * ZIP must have a presentation inside, and a file named `.pdf` must be a PDF. Otherwise, in words, what it is.
  */
 export function deckFileVerdict(bytes: Uint8Array, claim?: { fileName?: string; mimeType?: string }): DeckFileVerdict {
-	const head = headVerdict(bytes);
+	const head = headOfDeckFile(bytes);
 	if (!head.deck) return head;
 	const format = head.format === 'zip' ? presentationIn(bytes) : head.format;
 	if (!format) return { deck: false, what: 'a ZIP archive with no presentation inside' };

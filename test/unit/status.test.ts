@@ -7,7 +7,7 @@ import {
 	stateOf,
 	statusWordOf,
 	statusWords,
-	withState,
+	stateFields,
 	expandJsonStrings,
 	judgeStatus,
 	locateRecord,
@@ -15,7 +15,7 @@ import {
 	type DeckState,
 } from '../../nodes/shared/status';
 
-const fieldsOf = (...args: Parameters<typeof withState>) => withState(...args).fields;
+const fieldsOf = (...args: Parameters<typeof judgeStatus>) => stateFields(args[0], judgeStatus(...args));
 
 /** design.md, "Default status map", copied word for word. */
 const DESIGN_MAP: Array<[string, DeckState]> = [
@@ -200,7 +200,7 @@ describe('parseWordList', () => {
 	});
 });
 
-describe('statusWordOf and withState', () => {
+describe('statusWordOf and stateFields', () => {
 	it('reads `status`, falling back to `state`', () => {
 		expect(statusWordOf({ status: 'done', state: 'running' })).toBe('done');
 		expect(statusWordOf({ state: 'running' })).toBe('running');

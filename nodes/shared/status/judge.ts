@@ -128,9 +128,9 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		if (why?.code !== undefined) judgement.failureCode = why.code;
 	};
 	const notes: string[] = [];
-	const conclude = (state: DeckState, note?: string) => {
+	const conclude = (state: DeckState, note?: string, why?: Failure) => {
 		judgement.state = state;
-		if (state === 'failed') explain(failure ?? reasonOf(view, located));
+		if (state === 'failed') explain(failure ?? why ?? reasonOf(view, located));
 		else if (failure) {
 			judgement.failureReason = failure.reason;
 			if (failure.code !== undefined) judgement.failureCode = failure.code;
@@ -180,7 +180,7 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		if (wordState === 'succeeded') {
 			if (ended) {
 				const why = reasonOf(view, located);
-				return conclude('failed', `${said}: the operation ended with nothing to hand over (no result, link or file) and no error${why ? ` (${why.reason})` : ''}: reported as failed.`);
+				return conclude('failed', `${said}: the operation ended with nothing to hand over (no result, link or file) and no error${why ? ` (${why.reason})` : ''}: reported as failed.`, why);
 			}
 			if (partialWord) return conclude('failed', `${said}, and the record has nothing to hand over (no result, link or file): reported as failed.`);
 			const missing = [progress && `says it is still in progress (${progress})`, !handover && 'has nothing to hand over (no result, link or file)'].filter(Boolean).join(' and ');
@@ -287,10 +287,4 @@ export function stateFields(body: Record<string, unknown>, judgement: StatusJudg
 	if (judgement.state === 'failed' && judgement.failureReason) fields.failureReason = judgement.failureReason;
 	if (serviceState !== undefined) fields.serviceState = serviceState;
 	return fields;
-}
-
-/** judgeStatus and stateFields in one, where no file check is made (a reader that checks settles in between). */
-export function withState(body: Record<string, unknown>, context?: JudgeContext): { fields: Record<string, unknown>; judgement: StatusJudgement } {
-	const judgement = judgeStatus(body, context);
-	return { fields: stateFields(body, judgement), judgement };
 }

@@ -143,18 +143,17 @@ const STATUS_MESSAGE = /^(.*status(msg|message|reason|detail|details|text)|reaso
 const WHY_MEMBER = /error|fail|cause|reasons?$/;
 
 /**
- * Why a deck ended without its deck, wherever the record says it, in the order a person reading it would
- * trust: a failure member of the record (the witness), a failed sub-task's own message (CloudConvert's
+ * Why a deck ended without its deck, where the record has no failure member with content (`failureOf`, the
+ * witness, says why where it has one), wherever else the record says it, in the order a person reading it would
+ * trust: a failed sub-task's own message (CloudConvert's
  * `tasks[].message`), a failure member one level down (Azure's `properties.error`), a status message or
  * detail of the record (`task_status_msg`, `statusMessage`, `status_details`; an envelope's own "Success"
  * is about the request, never the deck's), then any member named for an error, a failure, a cause or a reason
  * (`task_error.message`, `failure_cause`, Veo's `raiMediaFilteredReasons`). Read only to say why: none of these
- * (but the first) overrules the word.
+ * overrules the word.
  */
 export function reasonOf(body: Record<string, unknown>, located: Located): Failure | undefined {
-	const places = placesOf(body, located);
 	return (
-		failureOf(places) ??
 		failedSubTaskOf(located.record, located.prefix) ??
 		nestedFailureOf(located) ??
 		statusMessageOf(located) ??
