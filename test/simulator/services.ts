@@ -1625,7 +1625,7 @@ const githubPage = (v: DeckView) => `https://github.deckgen.example/acme/decks/a
 const databricks: ShapeDef = {
 	spec: {
 		name: 'Databricks job runs',
-		doc: 'https://docs.databricks.com/api/workspace/jobs/getrun',
+		doc: 'https://databricks.github.io/sdk-js/api/variables/_databricks_sdk-jobs.v2.RunLifecycleStateV2_State.html',
 		kind: 'platform',
 		runningStatus: 200,
 		wordAt: 'status.state',
