@@ -361,13 +361,16 @@ describe.each(['html', 'image', 'xml-error'] as const)('a finished deck whose ad
 describe('over-reach: a part’s own status is not the job’s (issue 43)', () => {
 	const simWith = async (choices: Partial<ProfileChoices>) => await start({ seed: 143, clock: { manual: true }, choices: { omitStatusWord: true, ...choices }, limits: { maxConcurrentDecks: 1_000 } });
 
-	test("an export format's `failed` (formats.pdf.status) beside a partial deck with no word of its own: Completed by every reader with the pptx", async () => {
-		const sim = await simWith({});
+	test.each([
+		['its word `partial`', false],
+		['no word of its own', true],
+	] as const)("an export format's `failed` (formats.pdf.status) beside a partial deck with %s: Completed by every reader with the pptx", async (_, omitStatusWord) => {
+		const sim = await simWith({ omitStatusWord });
 		try {
 			const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'partial' });
 			sim.control.advance(2 * MINUTE);
 			const record = (await rawStatus(sim, taskId)) as Record<string, unknown>;
-			expect(record).not.toHaveProperty(sim.profile.statusMember);
+			expect(record[sim.profile.statusMember]).toBe(omitStatusWord ? undefined : 'partial');
 			expect(record).toMatchObject({ formats: { pptx: { status: 'ready' }, pdf: { status: 'failed' } } });
 			// the profile's own link to the pptx (the reference's `deckUrl`, profile B's `files.pptx`)
 			const [pptx] = linksAt(sim, record, ['deckUrl', 'files.pptx']);
