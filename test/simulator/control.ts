@@ -72,5 +72,8 @@ export function createControl(state: SimState): SimulatorControl {
 		setEchoKey: (on) => {
 			state.echoKey = on;
 		},
+		setReadLag: (lag) => {
+			state.readLag = lag;
+		},
 	};
 }

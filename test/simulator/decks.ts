@@ -52,6 +52,8 @@ export interface Deck {
 	held?: boolean;
 	/** Its file is served already, whatever its record says (control.setFileReady): a record that lags its file. */
 	fileReady?: boolean;
+	/** Status reads answered so far, the lagging ones included (ReadLag counts them). */
+	statusReads?: number;
 }
 
 export interface DeckState {
