@@ -255,6 +255,12 @@ function kindOf(link: FoundLink): Exclude<LinkKind, 'deck'> {
 	return 'other';
 }
 
+/** Whether a link may be the deck's file, as far as its name and address say: not a preview, a page of the app, nor an API address. */
+export function mayBeTheFile(link: FoundLink): boolean {
+	const kind = kindOf(link);
+	return kind === 'file' || kind === 'other';
+}
+
 /** The links an item carries: every link with what it is, deckUrl (the deck's file, or absent), and the app's page and a preview where the record has them. */
 export interface DeckLinkFields {
 	links: DescribedLink[];

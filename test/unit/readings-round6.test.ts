@@ -95,8 +95,8 @@ describe('a record the package cannot read names the paths that fix it, with the
 		expect(judgement.note).toContain("The service's answer carries no status word");
 		expect(judgement.note).toContain('To read this record, set one of these in the options: Status Word Path `result.main.condition` is "baking"; Status Word Path `meta.region` is "eu".');
 		// with nothing to hand over either, the links too
-		const bare = judgeStatus({ result: { main: { condition: 'baking' } }, self: 'https://api.example/jobs/1' });
-		expect(bare.suggestions).toEqual({ word: [{ path: 'result.main.condition', value: 'baking' }], file: [{ path: 'self', value: 'https://api.example/jobs/1' }] });
+		const bare = judgeStatus({ result: { main: { condition: 'baking' } }, archive: 'https://cdn.example/jobs/1', self: 'https://api.example/jobs/1' });
+		expect(bare.suggestions).toEqual({ word: [{ path: 'result.main.condition', value: 'baking' }], file: [{ path: 'archive', value: 'https://cdn.example/jobs/1' }] });
 		// following one suggestion reads it: the word from the path, a list for the word
 		const fixed = judgeStatus(body, { paths: { word: 'result.main.condition' }, words: statusWords({ succeeded: [], failed: [], running: ['baking'] }) });
 		expect(fixed).toMatchObject({ state: 'running', word: 'baking' });
@@ -117,12 +117,15 @@ describe('a record the package cannot read names the paths that fix it, with the
 		const judgement = judgeStatus({ status: 'completed', webpage: 'https://app.example/decks/1', thumbnail: 'https://cdn.example/1.png', export: { href: FILE } });
 		expect(judgement.state).toBe('succeeded');
 		expect(judgement.deckUrl).toBe(FILE);
-		const bare = judgeStatus({ status: 'completed', self: 'https://api.example/jobs/1', thumbnail: 'https://cdn.example/1.png' }, { words: { ...DEFAULT_STATUS_WORDS, own: ['succeeded'] } });
+		const bare = judgeStatus(
+			{ status: 'completed', archive: 'https://cdn.example/jobs/1', self: 'https://api.example/jobs/1', webUrl: 'https://app.example/decks/1', thumbnail: 'https://cdn.example/1.png' },
+			{ words: { ...DEFAULT_STATUS_WORDS, own: ['succeeded'] } },
+		);
 		expect(bare).toMatchObject({ state: 'succeeded' });
 		expect(bare).not.toHaveProperty('deckUrl');
 		expect(bare.note).toContain('It is completed, but the record links no file to hand over, so the item has no deckUrl.');
-		// never a preview
-		expect(bare.note).toContain('To read this record, set one of these in the options: File Link Path `self` is "https://api.example/jobs/1".');
+		// never a preview, the app's page or the API's own address
+		expect(bare.note).toContain('To read this record, set one of these in the options: File Link Path `archive` is "https://cdn.example/jobs/1".');
 	});
 
 	test('a Completed deck whose record links nothing says so, and where to get it', () => {

@@ -179,7 +179,8 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		const needsWord = !paths.word && (state === 'unknown' || (state === 'running' && wordless));
 		const needsFile = finished && !judgement.deckUrl && !paths.file;
 		if (!needsWord && !needsFile) return undefined;
-		const suggestions = { word: needsWord ? wordSuggestions(index, words, located.path, wordless) : [], file: needsFile || (needsWord && !handover) ? fileSuggestions(index) : [] };
+		// the file only where it matters: a finished deck without one, or a record with no word (its file the only witness)
+		const suggestions = { word: needsWord ? wordSuggestions(index, words, located.path, wordless) : [], file: needsFile || (needsWord && wordless && !handover) ? fileSuggestions(index) : [] };
 		const completedBare = needsFile && state === 'succeeded';
 		const said = [
 			...suggestions.word.map((suggestion) => suggestionText(PATH_OPTION.word, suggestion)),

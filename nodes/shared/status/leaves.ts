@@ -7,7 +7,7 @@
  * the built-in reading finds no word or no file. It is built from the answer with its JSON strings read through
  * (record.ts expandJsonStrings), in document order, with bounds: a record is a service's answer, not a dataset.
  */
-import { isDeliverable, isPreviewText, urlOf, type FoundLink } from '../links';
+import { isDeliverable, mayBeTheFile, urlOf, type FoundLink } from '../links';
 import { ENUM_LIKE, ENVELOPE_WORDS, memberKey, NOT_A_STATE, ownWord, wordRank } from './members';
 import { classify, normalise, type StatusWords } from './vocabulary';
 
@@ -152,10 +152,10 @@ export function wordSuggestions(index: RecordIndex, words: StatusWords, read: st
 
 /**
  * Where this record's deck file could be, for File Link Path: its links, a deliverable first (one that names a
- * file, a download or an export), never a preview or an image.
+ * file, a download or an export), never a preview, a page of the service's app or an API address.
  */
 export function fileSuggestions(index: RecordIndex): Suggestion[] {
-	const candidates = index.links.filter((link) => !isPreviewText(link.path) && !isPreviewText(link.url));
+	const candidates = index.links.filter(mayBeTheFile);
 	return [...candidates.filter((link) => isDeliverable(link)), ...candidates.filter((link) => !isDeliverable(link))]
 		.slice(0, SUGGESTED)
 		.map((link) => ({ path: link.path, value: link.url }));
