@@ -17,10 +17,10 @@
  * - then every README picture (test/editor/browser.ts `SHOTS`) from this same n8n, written to
  *   .github/assets, so no picture is older than the panel it shows. CI skips this part
  *   (`DECKGEN_EDITOR_PICTURES=0` in .ci/run: about two minutes, and CI keeps no picture); every canvas
- *   and panel the pictures show is checked above all the same, and `test/unit/panels-readme.test.ts`
+ *   and panel the pictures show is checked above all the same, and `test/unit/panels-doc.test.ts`
  *   fails when README links a picture that does not exist.
  *
- * The table is test/editor/panels.ts, also rendered into README's "What each panel shows". Runs on
+ * The table is test/editor/panels.ts, also rendered into docs/panels.md's "What each panel shows". Runs on
  * 2.x only, whatever DECKGEN_E2E_FLAVORS says: the table is what 2.x's editor draws, the README's
  * pictures are 2.x's, and 1.123's editor draws panels with other markup. Prints
  * `E2E editor v2: …` with what each part took.
