@@ -34,11 +34,15 @@ export const DEFAULT_NOT_FOUND_GRACE_MS = 5 * 60_000;
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
-/** The item's `purchase`, when it is the purchase of this deck (an item may carry another deck's). */
+/**
+ * The item's `purchase`, when it is the purchase of this deck (an item may carry another deck's): its own taskId,
+ * or, where Simplify left it out, the item's.
+ */
 export function purchaseFactsOf(json: unknown, taskId: string): PurchaseFacts | undefined {
-	const purchase = json && typeof json === 'object' ? (json as { purchase?: unknown }).purchase : undefined;
+	const item = json && typeof json === 'object' ? (json as { purchase?: unknown; taskId?: unknown }) : undefined;
+	const purchase = item?.purchase;
 	if (!purchase || typeof purchase !== 'object' || Array.isArray(purchase)) return undefined;
-	const { taskId: boughtTaskId, idempotencyKey, requestId, confirmedAt } = purchase as Record<string, unknown>;
+	const { taskId: boughtTaskId = item.taskId, idempotencyKey, requestId, confirmedAt } = purchase as Record<string, unknown>;
 	if (boughtTaskId !== taskId || !isText(idempotencyKey) || !isText(confirmedAt) || Number.isNaN(Date.parse(confirmedAt))) return undefined;
 	return { taskId, idempotencyKey, ...(isText(requestId) ? { requestId } : {}), confirmedAt };
 }

@@ -52,6 +52,10 @@ describe('a deck just bought', () => {
 		expect(purchaseFactsOf({ purchase: { ...facts, idempotencyKey: '' } }, 'tsk_1')).toBeUndefined();
 		expect(purchaseFactsOf({ purchase: 'tsk_1' }, 'tsk_1')).toBeUndefined();
 		expect(purchaseFactsOf({}, 'tsk_1')).toBeUndefined();
+		// as Create's Simplify keeps it: no taskId of its own, the item's
+		const { taskId: _items, ...compact } = facts;
+		expect(purchaseFactsOf({ taskId: 'tsk_1', purchase: compact }, 'tsk_1')).toEqual(facts);
+		expect(purchaseFactsOf({ taskId: 'tsk_2', purchase: compact }, 'tsk_1')).toBeUndefined();
 		const { requestId: _dropped, ...withoutRequestId } = facts;
 		expect(purchaseFactsOf({ purchase: withoutRequestId }, 'tsk_1')).toEqual(withoutRequestId);
 	});

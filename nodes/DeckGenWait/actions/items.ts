@@ -15,8 +15,8 @@ import type { Placed, WaitOptions } from './node.type';
 
 /**
  * Check Once's bound (issue 45): since when the item's deck has been waited for, and for how long it may be.
- * From the item's own `waitingSince` (an earlier check of this deck set it), else its purchase, else now: the
- * checks of a loop are separate runs, so the item carries it.
+ * From its purchase (the item's `purchase`, from Create), else the item's own `waitingSince` (an earlier check of
+ * this deck set it), else now: the checks of a loop are separate runs, so the item carries it.
  */
 export interface LoopBound {
 	waitingSince: string;
@@ -27,9 +27,9 @@ export interface LoopBound {
 
 export function loopBound(input: IDataObject, spec: DeckSpec, options: WaitOptions, checkedAt: number): LoopBound {
 	const maxWaitMs = options.maxWaitMinutes !== undefined ? options.maxWaitMinutes * 60_000 : DEFAULT_MAX_WAIT_MS;
-	const carried = input.taskId === spec.taskId && typeof input.waitingSince === 'string' && !Number.isNaN(Date.parse(input.waitingSince)) ? input.waitingSince : undefined;
-	if (carried) return { waitingSince: carried, from: spec.purchase?.confirmedAt === carried ? 'purchase' : 'first check', maxWaitMs, checkedAt };
 	if (spec.purchase) return { waitingSince: spec.purchase.confirmedAt, from: 'purchase', maxWaitMs, checkedAt };
+	const carried = input.taskId === spec.taskId && typeof input.waitingSince === 'string' && !Number.isNaN(Date.parse(input.waitingSince)) ? input.waitingSince : undefined;
+	if (carried) return { waitingSince: carried, from: 'first check', maxWaitMs, checkedAt };
 	return { waitingSince: new Date(checkedAt).toISOString(), from: 'first check', maxWaitMs, checkedAt };
 }
 
@@ -75,8 +75,9 @@ export function itemFor(
 		...(found?.deckUrl ? { deckUrl: found.deckUrl } : {}),
 		status: report.status ?? null,
 		...(notes.length ? { statusNote: notes.join(' ') } : {}),
-		// what the loop's next check and its IF read (a finished deck leaves the loop: it needs neither)
-		...(bound && report.outcome === 'still_running' ? { waitingSince: bound.waitingSince, pastMaxWait } : {}),
+		// what the loop's next check and its IF read (a finished deck leaves the loop: it needs neither); counted from
+		// the purchase, the item's own purchase says since when
+		...(bound && report.outcome === 'still_running' ? { ...(bound.from === 'purchase' ? {} : { waitingSince: bound.waitingSince }), pastMaxWait } : {}),
 		elapsedSeconds: Math.round(report.elapsedMs / 100) / 10,
 		polls: report.polls,
 		...(found ? { links: found.links as unknown as IDataObject[] } : {}),

@@ -31,9 +31,9 @@ describe('Deck Generator → Create: Simplify', () => {
 		expect(charged).toHaveLength(2);
 		expect(items.map((i) => i.json.taskId).sort()).toEqual([...charged].sort());
 		for (const item of items) {
-			expect(item.json).toEqual({ taskId: item.json.taskId, outcome: 'success', charge: 'charged', replayed: false, purchase: expect.objectContaining({ taskId: item.json.taskId }) });
-			// the purchase's facts, which Deck Generator Wait reads for a deck just bought (its 404 grace)
-			expect(Object.keys(item.json.purchase as object).sort()).toEqual(['confirmedAt', 'idempotencyKey', 'requestId', 'taskId']);
+			expect(item.json).toEqual({ taskId: item.json.taskId, outcome: 'success', charge: 'charged', purchase: expect.any(Object) });
+			// the purchase's facts, which Deck Generator Wait reads for a deck just bought (its 404 grace); its taskId is the item's
+			expect(Object.keys(item.json.purchase as object).sort()).toEqual(['confirmedAt', 'idempotencyKey', 'requestId']);
 		}
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
@@ -45,7 +45,7 @@ describe('Deck Generator → Create: Simplify', () => {
 		const second = await runWith(sim, create(true), key, input);
 		const taskId = first.output('Success')[0].json.taskId;
 		expect(second.output('Success').map((i) => i.json)).toEqual([
-			{ taskId, outcome: 'success', charge: 'replayed', replayed: true, purchase: expect.objectContaining({ taskId, idempotencyKey: 'simplify-replay' }) },
+			{ taskId, outcome: 'success', charge: 'replayed', replayed: true, purchase: expect.objectContaining({ idempotencyKey: 'simplify-replay' }) },
 		]);
 	});
 

@@ -1,4 +1,4 @@
-import { NodeOperationError, updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions, type IDataObject, type INodeProperties } from 'n8n-workflow';
 
 import {
 	expectedCreditsField,
@@ -29,7 +29,7 @@ const simplifyOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether a bought deck’s item keeps only taskId, outcome, charge, replayed, purchase (its Idempotency-Key, request ID and time, which Deck Generator Wait reads) and repricedFrom when it applies, instead of the whole answer and the message. Keeps the data n8n stores small when a Check Once loop waits on it. Refusals (Checkout, Client Action) are never simplified.',
+		'Whether a bought deck’s item keeps only taskId, outcome, charge, purchase (its Idempotency-Key, request ID and time, which Deck Generator Wait reads), and replayed and repricedFrom when they apply, instead of the whole answer and the message. Keeps the data n8n stores small when a Check Once loop waits on it. Refusals (Checkout, Client Action) are never simplified.',
 };
 
 /** What a simplified Success item keeps, when present: the deck, what it cost, and its purchase (for the Wait node's 404 grace). */
@@ -309,9 +309,23 @@ export async function execute(item: ItemContext) {
 		formLabels: formLabelsOf(source),
 	});
 	if (emitted.json.outcome !== 'success' || item.ctx.getNodeParameter('options.simplify', item.itemIndex, false) !== true) return emitted;
-	const json: typeof emitted.json = {};
-	for (const field of SIMPLE_FIELDS) if (emitted.json[field] !== undefined) json[field] = emitted.json[field];
-	return { ...emitted, json };
+	return { ...emitted, json: simplifiedPurchase(emitted.json) };
+}
+
+/**
+ * A bought deck's item as Simplify keeps it (SIMPLE_FIELDS and `extra`), as small as it stays useful, since n8n
+ * stores it again at every node and wait of a Check Once loop: `replayed` only when true (`charge` says the
+ * rest), and `purchase` without its taskId, the item's own (shared/purchaseFacts.ts binds it to the item's).
+ */
+export function simplifiedPurchase(json: IDataObject, extra: readonly string[] = []): IDataObject {
+	const simple: IDataObject = {};
+	for (const field of [...SIMPLE_FIELDS, ...extra]) if (json[field] !== undefined) simple[field] = json[field];
+	if (simple.replayed === false) delete simple.replayed;
+	if (simple.purchase && typeof simple.purchase === 'object' && (simple.purchase as IDataObject).taskId === simple.taskId) {
+		const { taskId: _theItems, ...purchase } = simple.purchase as IDataObject;
+		simple.purchase = purchase;
+	}
+	return simple;
 }
 
 export const create: Operation = { description, execute, spends: true };
