@@ -40,7 +40,8 @@ describe('Deck Generator Wait: Simplify', () => {
 		const input = [
 			{ taskId: done, outcome: 'success', idempotencyKey: 'k-0', requestId: 'req_create_0', brief: 'Q3 review' },
 			{ taskId: failedDeck, brief: 'Q4 plan' },
-			{ taskId: running, brief: 'Hiring' },
+			// from a purchase journal's row (issue 44): its id rides along, simplified or not
+			{ taskId: running, brief: 'Hiring', rowId: 42 },
 			{ taskId: theirs, brief: 'Not ours' },
 		];
 		const result = await runWorkflow(withSimplify(simplify), {
@@ -72,7 +73,7 @@ describe('Deck Generator Wait: Simplify', () => {
 		expect(stillRunning.map((item) => item.pairedItem)).toEqual([{ item: 2 }]);
 		// (profile B's status answer of a running deck links the deck's app page: deckUrl, as on the full item)
 		const { deckUrl, ...running0 } = stillRunning[0].json;
-		expect(running0).toEqual({ taskId: running, status: sim.profile.statusWords.queued, state: readingsOf(sim).queuedState, outcome: 'still_running' });
+		expect(running0).toEqual({ taskId: running, status: sim.profile.statusWords.queued, state: readingsOf(sim).queuedState, outcome: 'still_running', rowId: 42 });
 		if (deckUrl !== undefined) expect(deckUrl).toEqual(expect.stringContaining(running));
 
 		expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 3 }]);

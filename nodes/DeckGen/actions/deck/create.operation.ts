@@ -32,8 +32,8 @@ const simplifyOption: INodeProperties = {
 		'Whether a bought deck’s item keeps only taskId and outcome (and replayed or repricedFrom when they apply) instead of the whole answer, its Idempotency-Key and request ID. Keeps the data n8n stores small when a Check Once loop waits on it. Refusals (Checkout, Client Action) are never simplified.',
 };
 
-/** What a simplified Success item keeps, when present. */
-const SIMPLE_FIELDS = ['taskId', 'outcome', 'replayed', 'repricedFrom'] as const;
+/** What a simplified Success item keeps, when present (Recover Purchase's Simplify keeps them too: ../journal.ts). */
+export const SIMPLE_FIELDS = ['taskId', 'outcome', 'replayed', 'repricedFrom'] as const;
 
 /**
  * The form reads as a person thinks about a deck: what it is about (the brief), then what it may
