@@ -129,6 +129,8 @@ export interface CallResult {
 	 * POST that ends without a definite answer, any of them means "may have been bought".
 	 */
 	uncertainAttempts: number;
+	/** The first of those attempts, in words (`no answer: socket hang up`, `HTTP 504`), for what an item says of it. */
+	lostAttempt?: string;
 	/** Set when the policy stopped because the service asked for a wait longer than allowed. */
 	waitTooLongMs?: number;
 	/** Set when a retry or pause was not taken because it would end after the deadline. */
@@ -146,6 +148,7 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 	const now = options.now ?? Date.now;
 	const pastDeadline = (waitMs: number) => options.deadline !== undefined && now() + waitMs > options.deadline;
 	let uncertainAttempts = 0;
+	let lostAttempt: string | undefined;
 	let last: CallResult | undefined;
 
 	for (let attempt = 1; ; attempt++) {
@@ -165,6 +168,7 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 			if (error instanceof TransportError) {
 				networkError = error;
 				uncertainAttempts++;
+				lostAttempt ??= `no answer: ${error.message}`;
 			}
 			else unexpected = error ?? new Error('transport failed');
 		}
@@ -172,9 +176,12 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 		if (unexpected !== undefined) throw unexpected;
 		if (response) {
 			options.gate?.observe(response, settings.maxRetryWaitMs);
-			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt, uncertainAttempts };
+			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt, uncertainAttempts, ...(lostAttempt ? { lostAttempt } : {}) };
 			failure = parseFailure(response);
-			if (mayHaveCommitted(failure)) uncertainAttempts++;
+			if (mayHaveCommitted(failure)) {
+				uncertainAttempts++;
+				lostAttempt ??= failure.status === 409 ? 'the service said the same request was already in progress' : `HTTP ${failure.status}`;
+			}
 			// Other calls of the credential never wait longer than Max Retry Wait for it either.
 			if (isRateLimit(failure)) options.gate?.pauseFor(Math.min(failure.retryAfterMs ?? 1_000, settings.maxRetryWaitMs));
 		}
@@ -192,8 +199,8 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 			random,
 		);
 		last = response
-			? { outcome: classifyFailure(failure!), response, attempts: attempt, uncertainAttempts }
-			: { outcome: noResponseOutcome(networkError!, attempt), attempts: attempt, networkError, uncertainAttempts };
+			? { outcome: classifyFailure(failure!), response, attempts: attempt, uncertainAttempts, ...(lostAttempt ? { lostAttempt } : {}) }
+			: { outcome: noResponseOutcome(networkError!, attempt), attempts: attempt, networkError, uncertainAttempts, ...(lostAttempt ? { lostAttempt } : {}) };
 		if (!decision.retry) return decision.waitTooLongMs === undefined ? last : { ...last, waitTooLongMs: decision.waitTooLongMs };
 		if (pastDeadline(decision.waitMs)) return { ...last, stoppedAtDeadline: true };
 		if (failure) retriesByCode.set(failure.code, (retriesByCode.get(failure.code) ?? 0) + 1);

@@ -56,8 +56,7 @@ export const VERSION_CAP_ACTION = 'This deck has reached its maximum number of v
 export const PRICE_DRIFT_ACTION =
 	'The live price differs from the expected price: confirm the new price with whoever pays, then send it as Expected Credits (or raise Max Credits).';
 
-/** The `message` of every item the service answered by replaying an earlier purchase. */
-export const REPLAYED_MESSAGE = 'This is the deck bought earlier; nothing was charged.';
+/** The `message` of an upload the service answered by replaying an earlier one (a purchase's is shared/charge.ts's). */
 export const REPLAYED_UPLOAD_MESSAGE = 'This is the material uploaded earlier; nothing was charged.';
 
 export function classify(response: ServiceResponse): Outcome {
@@ -196,7 +195,8 @@ export function refusalFields(outcome: RefusalOutcome, accountUrl?: string): Rec
 /** A single line for Slack or email: what happened, the numbers, and the first way forward. */
 export function refusalMessage(outcome: RefusalOutcome, accountUrl?: string): string {
 	const body = (outcome.failure.body ?? {}) as Record<string, unknown>;
-	const parts: string[] = [outcome.action];
+	// every refusal (402, 409 price_drift, the version cap, 501) charges nothing: said where a person reads it
+	const parts: string[] = [outcome.action, 'Nothing was charged.'];
 	if (typeof body.credits === 'number') {
 		parts.push(
 			typeof body.expectedCredits === 'number'

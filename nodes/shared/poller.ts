@@ -44,6 +44,9 @@
  * - a non-retryable answer fails the deck with the service's detail/code/requestId (404: the deck
  *   does not exist for this credential). 401 and 403 are about the key, not the deck: they fail
  *   every deck still waiting at once instead of repeating the same refusal per deck;
+ * - except a 404 of a deck whose purchase is known (`purchase`): within `notFoundGraceMs` after the purchase
+ *   was confirmed it is a deck not visible yet (a replica behind), read again like a running deck; after it,
+ *   failed with the purchase named (purchaseFacts.ts);
  * - a read is judged from the whole record (status/judge.ts judgeStatus): an unknown word, and a success
  *   word with nothing to hand over, count as running and are reported exactly as they came;
  * - a record that would be completed on its link alone (its word is no success word) is completed only once
@@ -58,6 +61,7 @@
  */
 import { CancelledError, throwIfCancelled, type CallResult, type CredentialGate, type Sleep } from './client';
 import type { ServiceFailure } from './problem';
+import { DEFAULT_NOT_FOUND_GRACE_MS, notFoundAfterPurchase, type NotFoundAfterPurchase, type PurchaseFacts } from './purchaseFacts';
 import { DEFAULT_STATUS_WORDS, judgeStatus, pathMissNote, settleFileCheck, type DeckState, type FileCheck, type ReadingPaths, type StatusJudgement, type StatusWords } from './status';
 
 /** The contract's polling interval for `GET /v1/decks/{taskId}/status`. */
@@ -100,6 +104,12 @@ export interface DeckSpec {
 	paths?: ReadingPaths;
 	/** One read and no waiting (Check Once). */
 	once?: boolean;
+	/**
+	 * The deck's purchase, when the input item (or this process) knows it: a 404 within `notFoundGraceMs` after it
+	 * was confirmed is a deck not visible yet (purchaseFacts.ts), not a deck that does not exist.
+	 */
+	purchase?: PurchaseFacts;
+	notFoundGraceMs?: number;
 }
 
 export interface DeckReport {
@@ -126,6 +136,11 @@ export interface DeckReport {
 	 * read failed after its retries.
 	 */
 	failure?: ServiceFailure;
+	/**
+	 * A deck whose purchase is known answered 404: within the grace (still running, not visible yet), or, on a
+	 * failed deck, after it (the purchase is named in its error).
+	 */
+	notFound?: NotFoundAfterPurchase;
 }
 
 export interface PollerOptions {
@@ -159,7 +174,7 @@ export interface PollerOptions {
 export const FILE_RECHECK_MS = 60_000;
 
 interface Deck {
-	spec: Required<Omit<DeckSpec, 'words' | 'paths'>> & { words: StatusWords; paths?: ReadingPaths };
+	spec: Required<Omit<DeckSpec, 'words' | 'paths' | 'purchase'>> & { words: StatusWords; paths?: ReadingPaths; purchase?: PurchaseFacts };
 	report: DeckReport;
 	lastReadAt: number;
 	done: boolean;
@@ -304,9 +319,11 @@ function plan(specs: DeckSpec[], start: number): { decks: Deck[]; queues: Queue[
 			words: input.words ?? DEFAULT_STATUS_WORDS,
 			...(input.paths ? { paths: input.paths } : {}),
 			once: input.once ?? false,
+			...(input.purchase ? { purchase: input.purchase } : {}),
+			notFoundGraceMs: Math.max(0, input.notFoundGraceMs ?? DEFAULT_NOT_FOUND_GRACE_MS),
 		};
 		const schedule = `${spec.intervalMs}\u0000${spec.once ? 0 : spec.maxWaitMs}\u0000${spec.once}`;
-		const key = `${spec.taskId}\u0000${schedule}\u0000${wordsIdOf(spec.words, spec.paths)}`;
+		const key = `${spec.taskId}\u0000${schedule}\u0000${wordsIdOf(spec.words, spec.paths)}\u0000${spec.purchase?.confirmedAt ?? ''}\u0000${spec.notFoundGraceMs}`;
 		const existing = byKey.get(key);
 		if (existing) return existing;
 		const deck: Deck = {
@@ -519,13 +536,24 @@ function settle(poller: Poller, deck: Deck, result: CallResult, judgement: Statu
 		notePathMisses(poller, deck);
 		report.requestId = outcome.requestId;
 		delete report.failure;
+		delete report.notFound;
 		if (report.state === 'succeeded') finish(poller, deck, 'completed');
 		else if (report.state === 'failed') finish(poller, deck, 'failed');
 		return deck.done;
 	}
 	const failure = outcome.failure;
-	report.failure = failure;
 	if (failure.requestId) report.requestId = failure.requestId;
+	const purchase = deck.spec.purchase;
+	if (failure.status === 404 && purchase) {
+		// a deck this workflow bought: not visible yet within the grace, then gone, with its purchase named
+		report.notFound = notFoundAfterPurchase(purchase, deck.spec.notFoundGraceMs, poller.now());
+		if (report.notFound.withinGrace) {
+			report.state = 'running';
+			delete report.failure;
+			return false;
+		}
+	}
+	report.failure = failure;
 	if (failure.retryable) return false;
 	if (CREDENTIAL_STATUSES.has(failure.status)) poller.credentialFailure ??= failure;
 	finish(poller, deck, 'failed', failure);

@@ -67,5 +67,8 @@ export function createControl(state: SimState): SimulatorControl {
 		setEchoKey: (on) => {
 			state.echoKey = on;
 		},
+		setReadLag: (lag) => {
+			state.readLag = lag;
+		},
 	};
 }

@@ -165,6 +165,10 @@ export function getStatus(call: Call): Reply {
 	const { state, principal, now } = call;
 	const deck = state.decks.visible(call.params.taskId, principal.id);
 	if (!deck) return notFound();
+	// replica lag: a deck just bought is not visible yet, exactly as an unknown id is not (types.ts ReadLag)
+	const reads = (deck.statusReads = (deck.statusReads ?? 0) + 1);
+	const lag = state.readLag;
+	if (lag && ((lag.reads !== undefined && reads <= lag.reads) || (lag.ms !== undefined && now - deck.createdAt < lag.ms))) return notFound();
 	if (state.profile.service !== 'none') {
 		const view = deckView(state, deck, now);
 		const answer = serviceStatus(state.profile.service, view);

@@ -12,7 +12,7 @@ import { BucketSet } from './ratelimit';
 import { resolveProfile, type ProfileChoices, type ProfileName } from './profile';
 import { createRng, type Rng } from './rng';
 import { ObjectStorage, type StorageRequest } from './storage';
-import type { Capability, DemoKeys, Limits, PriceTable, SimulatorOptions, StatusWords } from './types';
+import type { Capability, DemoKeys, Limits, PriceTable, ReadLag, SimulatorOptions, StatusWords } from './types';
 
 export type LimitsState = Omit<Limits, 'retryAfterMs'> & { retryAfterMs?: number };
 
@@ -63,6 +63,8 @@ export class SimState {
 	database: 'up' | 'down' = 'up';
 	/** Name the presented key in every text of every answer (echo.ts). */
 	echoKey: boolean;
+	/** Status reads of a deck just bought answer 404 for a while (types.ts ReadLag). */
+	readLag?: ReadLag;
 
 	constructor(opts: SimulatorOptions) {
 		this.seed = opts.seed ?? 1;
@@ -83,6 +85,7 @@ export class SimState {
 		this.unshipped = new Set(opts.unshipped ?? ['video']);
 		this.keys = createDemoKeys(this.accounts);
 		this.echoKey = opts.echoKey ?? false;
+		this.readLag = opts.readLag;
 	}
 
 	now(): number {

@@ -122,6 +122,18 @@ export interface SimulatorOptions {
 	 * default; the secrecy suites turn it on (echo.ts).
 	 */
 	echoKey?: boolean;
+	/** Replica lag (issue 42): a deck just bought answers its status path with 404 not_found for a while (ReadLag). */
+	readLag?: ReadLag;
+}
+
+/**
+ * A deployment whose reads lag its writes: every deck's status read answers the contract's 404 `not_found`
+ * (byte-identical to an unknown id's) for its first `reads` status reads, and while less than `ms` of sim
+ * time has passed since it was bought; whichever holds longer. The purchase itself is charged as usual.
+ */
+export interface ReadLag {
+	reads?: number;
+	ms?: number;
 }
 
 export interface Charge {
@@ -312,6 +324,8 @@ export interface SimulatorControl {
 	setDeckFileBytes(bytes: number): void;
 	/** Turns the `echoKey` option on or off. */
 	setEchoKey(on: boolean): void;
+	/** Sets (or, with undefined, ends) the replica lag of status reads (the `readLag` option). */
+	setReadLag(lag: ReadLag | undefined): void;
 }
 
 export interface Simulator {

@@ -53,6 +53,8 @@ describe('Deck Generator Wait: description', () => {
 			failureReasonPath: '',
 			maxDownloadMb: 100,
 			maxWaitMinutes: 60,
+			// a deck just bought may answer 404 this long (issue 42)
+			notFoundGraceSeconds: 300,
 			pollIntervalSeconds: 5,
 			runningWords: '',
 			// off: a workflow saved before the option keeps the full item

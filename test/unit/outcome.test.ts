@@ -266,7 +266,7 @@ describe('refusalMessage', () => {
 
 	it('an unknown cta without an account URL configured still gets its action', () => {
 		const outcome = refusal(classify(payment({ cta: 'gift_card' })));
-		expect(refusalMessage(outcome)).toBe(UNKNOWN_CTA_ACTION);
+		expect(refusalMessage(outcome)).toBe(`${UNKNOWN_CTA_ACTION} Nothing was charged.`);
 	});
 });
 

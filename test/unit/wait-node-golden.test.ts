@@ -58,6 +58,8 @@ function normaliser(sim: Simulator) {
 	const walk = (value: unknown, key = ''): unknown => {
 		if (typeof value === 'string') {
 			if (/requestId/i.test(key)) return '<requestId>';
+			// the wall-clock instant a Check Once loop's wait began (issue 45)
+			if (key === 'waitingSince' || key === 'confirmedAt') return '<instant>';
 			if (key === 'data' && value.length > 64) return `<bytes sha256 ${createHash('sha256').update(value).digest('hex').slice(0, 16)}>`;
 			return named(value);
 		}

@@ -4,6 +4,7 @@
  */
 import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
+import { chargeMessage, chargeOf, CHARGE_LOG, type Charge, type ChargeFacts } from '../../shared/charge';
 import type { CallResult } from '../../shared/client';
 import { endpointHint, endpointPath, endpointPathProblem, ENDPOINTS, type EndpointName } from '../../shared/endpoints';
 import {
@@ -20,7 +21,9 @@ import {
 	type PurchaseResult,
 } from '../../shared/idempotency';
 import { withFormLabels, type FormLabels } from '../../shared/formLabels';
-import { livePriceOf, refusalFields, REPLAYED_MESSAGE, REPLAYED_UPLOAD_MESSAGE, type Outcome } from '../../shared/outcome';
+import { livePriceOf, refusalFields, REPLAYED_UPLOAD_MESSAGE, type Outcome } from '../../shared/outcome';
+import { rememberPurchase, type PurchaseFacts } from '../../shared/purchaseFacts';
+import type { ServiceFailure } from '../../shared/problem';
 import type { RetrySettings } from '../../shared/retry';
 import type { HttpMethod } from '../../shared/transport';
 import { toNodeApiError } from '../../shared/n8n/errors';
@@ -57,6 +60,11 @@ export interface ReadRequest {
 	retry?: Partial<RetrySettings>;
 	/** Adds our fields to a success body (e.g. the deck `state`, which may need a look at the deck's file). */
 	decorate?: (body: Record<string, unknown>, httpStatus: number) => Record<string, unknown> | Promise<Record<string, unknown>>;
+	/**
+	 * A failure the operation reads itself (a 404 of a deck just bought: shared/n8n/justBought.ts): an answer for
+	 * Success, or the error to throw; undefined: the failure is an error as usual.
+	 */
+	readFailure?: (failure: ServiceFailure) => { notVisibleYet: IDataObject; error?: undefined } | { error: Error; notVisibleYet?: undefined } | undefined;
 }
 
 export interface MutationRequest {
@@ -80,6 +88,9 @@ export interface MutationRequest {
 export async function sendRead(item: ItemContext, request: ReadRequest): Promise<EmittedItem> {
 	const { outcome } = await item.service.call({ method: 'GET', path: request.path }, request.retry);
 	if (outcome.route === 'success' && request.decorate) return emit(item, { ...outcome, body: await request.decorate(outcome.body, outcome.status) }, {});
+	const read = outcome.route === 'error' ? request.readFailure?.(outcome.failure) : undefined;
+	if (read?.error) throw read.error;
+	if (read?.notVisibleYet) return { output: 0, json: { outcome: 'success', ...read.notVisibleYet } };
 	return emit(item, outcome, {});
 }
 
@@ -94,22 +105,19 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 	// the pairedItem lineage to the trigger costs a few milliseconds of an n8n worker per item).
 	const origin = request.options.idempotencyKey ? '' : originHash(triggerItemsOf(item.ctx, item.itemIndex), request.options.purchaseReference);
 	if (request.options.recordOnly) return recordWithoutSending(item, request, origin);
-	const first = await sendOnce(item, request, request.json, origin);
-	let { outcome } = first;
+	let sent = await sendOnce(item, request, request.json, origin);
 	let repricedFrom: number | undefined;
-	let key = first.key;
 
 	const ceiling = request.options.maxCredits;
-	if (request.json && outcome.outcome === 'price_drift') {
-		const live = livePriceOf(outcome.failure);
+	if (request.json && sent.outcome.outcome === 'price_drift') {
+		const live = livePriceOf(sent.outcome.failure);
 		if (ceiling !== undefined && live !== undefined && live <= ceiling) {
 			repricedFrom = request.json.expected_credits as number;
-			const second = await sendOnce(item, request, { ...request.json, expected_credits: live }, origin);
-			outcome = second.outcome;
-			key = second.key;
+			sent = await sendOnce(item, request, { ...request.json, expected_credits: live }, origin);
 		}
 	}
 
+	let { outcome } = sent;
 	if (outcome.route === 'error' && request.formLabels) {
 		outcome = { ...outcome, failure: withFormLabels(outcome.failure, request.formLabels) };
 	}
@@ -121,11 +129,12 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 	return emit(item, outcome, {
 		decorate: request.decorate,
 		requiredMember: request.requiredMember,
-		key,
+		key: sent.key,
 		extra: {
-			idempotencyKey: key,
+			idempotencyKey: sent.key,
 			...(repricedFrom !== undefined ? { repricedFrom } : {}),
 		},
+		charged: sent.charge && { charge: sent.charge, operation: request.operation, price: priceOf(sent.json), repricedFrom, lostAttempt: sent.lostAttempt },
 		request: request.json,
 		pathHint: pathHint && request.endpoint ? { text: pathHint, endpoint: request.endpoint, path: request.path } : undefined,
 	});
@@ -171,12 +180,17 @@ export async function spendOnDeck(
 	});
 }
 
-async function sendOnce(
-	item: ItemContext,
-	request: MutationRequest,
-	json: Record<string, unknown> | undefined,
-	origin: string,
-): Promise<{ outcome: Outcome; key: string }> {
+/** One body sent under its key, and, for a purchase, what it did to the credits (shared/charge.ts). */
+interface Sent {
+	outcome: Outcome;
+	key: string;
+	json: Record<string, unknown> | undefined;
+	/** A purchase the service answered (2xx) or refused; undefined for what is no purchase, or had no definite answer. */
+	charge?: Charge;
+	lostAttempt?: string;
+}
+
+async function sendOnce(item: ItemContext, request: MutationRequest, json: Record<string, unknown> | undefined, origin: string): Promise<Sent> {
 	const { ctx, itemIndex } = item;
 	const slot = slotOf(item, request);
 	const bytes = json ? Buffer.from(canonicalJson(json)) : request.raw!.bytes;
@@ -186,6 +200,8 @@ async function sendOnce(
 	const paying = item.spends && method === 'POST';
 	// As an AI tool: refused here, before anything is sent, unless a person reviews the call or it fits the allowance.
 	const admitted = paying && item.toolSpending ? admitToolPurchase(ctx, item.toolSpending, item.keyStore, { key, price: priceOf(json) }, itemIndex) : undefined;
+	// An earlier try of this node run sent this very request and got no answer: a replay now may be of that try's purchase.
+	const unansweredBefore = paying && purchasesIn(item.keyStore).some((purchase) => purchase.key === key && purchase.state === 'unanswered');
 	// Written before a byte is sent: the only trace of a purchase whose worker dies while it is in flight.
 	const logged = paying && json;
 	if (logged) {
@@ -201,14 +217,27 @@ async function sendOnce(
 		},
 		request.options.retry,
 	);
+	const lostAttempt = result.lostAttempt
+		? `this run's first attempt got no answer (${result.lostAttempt})`
+		: unansweredBefore
+			? 'an earlier try of this node (in this execution, or in the one it retries) got no answer'
+			: undefined;
+	const { outcome } = result;
+	const charge: Charge | undefined = !paying
+		? undefined
+		: outcome.route === 'success'
+			? chargeOf({ replayed: outcome.replayed, attemptLostBefore: unansweredBefore || result.uncertainAttempts > 0 })
+			: outcome.route === 'error'
+				? undefined
+				: 'none';
 	if (item.spends) {
 		const purchase = purchaseResult(result);
-		if (admitted) settleToolPurchase(item.keyStore, admitted, charged(purchase, result));
+		if (admitted) settleToolPurchase(item.keyStore, admitted, charge === 'charged' || charge === 'charged_or_replayed' || purchase.kind === 'unanswered');
 		recordPurchase(item.keyStore, slot, key, purchase);
-		logPurchase(ctx, slot, key, purchase, result.outcome, item.service.maskText);
+		logPurchase(ctx, slot, key, purchase, charge, item.service.maskText);
 		if (logged) notePurchaseResult(ctx, key, purchase);
 	}
-	return { outcome: result.outcome, key };
+	return { outcome, key, json, ...(charge ? { charge } : {}), ...(lostAttempt && charge === 'charged_or_replayed' ? { lostAttempt } : {}) };
 }
 
 const slotOf = (item: ItemContext, request: MutationRequest): KeySlot => ({ operation: request.operation, runIndex: item.runIndex, itemIndex: item.itemIndex });
@@ -233,12 +262,6 @@ function recordWithoutSending(item: ItemContext, request: MutationRequest, origi
 function priceOf(json: Record<string, unknown> | undefined): number {
 	const price = json?.expected_credits;
 	return typeof price === 'number' && Number.isFinite(price) && price > 0 ? price : 0;
-}
-
-/** Whether credits may have been charged: bought and not a replay, or sent without a definite answer. */
-function charged(purchase: PurchaseResult, result: CallResult): boolean {
-	if (purchase.kind === 'unanswered') return true;
-	return purchase.kind === 'bought' && !(result.outcome.route === 'success' && result.outcome.replayed);
 }
 
 /**
@@ -268,7 +291,7 @@ function purchaseResult(result: CallResult): PurchaseResult {
  * any crash, whatever the execution saved. Never the API key: only ids n8n and the service gave,
  * and the idempotency key (which replays, never buys).
  */
-function logPurchase(ctx: IExecuteFunctions, slot: KeySlot, key: string, purchase: PurchaseResult, outcome: Outcome, mask: (text: string) => string): void {
+function logPurchase(ctx: IExecuteFunctions, slot: KeySlot, key: string, purchase: PurchaseResult, charge: Charge | undefined, mask: (text: string) => string): void {
 	if (purchase.kind !== 'bought' && purchase.kind !== 'unanswered') return;
 	const meta = {
 		workflowId: ctx.getWorkflow().id ?? '',
@@ -282,11 +305,12 @@ function logPurchase(ctx: IExecuteFunctions, slot: KeySlot, key: string, purchas
 	// In the message itself: n8n's default console format prints the message alone.
 	const where = `(Idempotency-Key ${mask(key)}; workflow ${meta.workflowId || '(unsaved)'}, execution ${meta.executionId}, node ${JSON.stringify(meta.node)}, item ${slot.itemIndex})`;
 	if (purchase.kind === 'bought') {
-		const replayed = outcome.route === 'success' && outcome.replayed;
-		ctx.logger.info(`Deck Generator: ${replayed ? 'purchase replayed (nothing charged)' : 'purchase made'}, taskId ${purchase.taskId ?? '(none in the answer)'} ${where}`, {
+		const said = charge && charge !== 'none' ? charge : 'charged';
+		ctx.logger.info(`Deck Generator: ${CHARGE_LOG[said]}, taskId ${purchase.taskId ?? '(none in the answer)'} ${where}`, {
 			...meta,
 			taskId: purchase.taskId,
-			replayed,
+			charge: said,
+			replayed: said === 'replayed',
 		});
 	} else {
 		ctx.logger.warn(`Deck Generator: purchase sent without a definite answer: it ${MAY_HAVE_BEEN_BOUGHT} ${where}`, meta);
@@ -302,6 +326,8 @@ interface EmitOptions {
 	request?: Record<string, unknown>;
 	/** A 404 or 405 on a path the contract leaves open: which credential field sets it. */
 	pathHint?: { text: string; endpoint: EndpointName; path: string };
+	/** A purchase the service answered or refused: what it did to the credits (shared/charge.ts). */
+	charged?: ChargeFacts & { charge: Charge };
 }
 
 function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): EmittedItem {
@@ -333,7 +359,7 @@ function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): Emitte
 			...(body as IDataObject),
 			outcome: 'success',
 			...options.extra,
-			...(outcome.replayed ? { replayed: true, message: item.spends ? REPLAYED_MESSAGE : REPLAYED_UPLOAD_MESSAGE } : {}),
+			...(options.charged ? purchaseFields(item, options.charged, body, options.key, outcome.requestId) : outcome.replayed ? { replayed: true, message: REPLAYED_UPLOAD_MESSAGE } : {}),
 			...(outcome.requestId ? { requestId: outcome.requestId } : {}),
 		};
 		if (options.requiredMember && (body[options.requiredMember] === undefined || body[options.requiredMember] === '')) {
@@ -359,8 +385,26 @@ function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): Emitte
 
 	const json: IDataObject = {
 		...(refusalFields(outcome, item.service.accountUrl) as IDataObject),
+		...(options.charged ? { charge: options.charged.charge } : {}),
 		...options.extra,
 		...(options.request ? { request: options.request as IDataObject } : {}),
 	};
 	return { output: outputIndexFor(outcome, item.split), json };
+}
+
+/**
+ * What a Success item of a purchase says about it: `charge` and its sentence, `replayed` (true only when the
+ * purchase was made before this node run), and `purchase`, the facts every later reader of the deck needs to
+ * tell a deck just bought from an id nobody bought (shared/purchaseFacts.ts), also kept by the process for the
+ * readers that get no item.
+ */
+function purchaseFields(item: ItemContext, charged: ChargeFacts & { charge: Charge }, body: Record<string, unknown>, key: string | undefined, requestId: string | undefined): IDataObject {
+	const fields: IDataObject = { charge: charged.charge, replayed: charged.charge === 'replayed', message: chargeMessage(charged.charge, charged) };
+	const taskId = body.taskId;
+	if (typeof taskId === 'string' && taskId && key) {
+		const purchase: PurchaseFacts = { taskId, idempotencyKey: key, ...(requestId ? { requestId } : {}), confirmedAt: new Date().toISOString() };
+		rememberPurchase(item.service.credentialId, purchase);
+		fields.purchase = purchase as unknown as IDataObject;
+	}
+	return fields;
 }

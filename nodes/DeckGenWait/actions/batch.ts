@@ -12,13 +12,14 @@ import { isToolCall } from '../../shared/n8n/runner';
 import { CREDENTIAL_REFUSED, isLoopback, serviceOrRefusal } from '../../shared/n8n/service';
 import { checkDeckFile } from '../../shared/n8n/download';
 import { addReadingHints, statusUrlOf } from '../../shared/n8n/deckStatus';
+import { knownPurchase, notFoundGraceMsOf } from '../../shared/n8n/justBought';
 import { readReading } from '../../shared/n8n/reading';
 import { waitToolAnswer } from '../../shared/n8n/tool';
 import { pollDecks, type DeckReport } from '../../shared/poller';
 import { deckPath } from '../../shared/transport';
 import { checkOnce } from './checkOnce.mode';
 import { downloadCompleted } from './download';
-import { itemFor, missingTaskIdItem, simplifyItems } from './items';
+import { itemFor, loopBound, missingTaskIdItem, simplifyItems } from './items';
 import type { Mode, Placed, WaitMode, WaitOptions, Waiting } from './node.type';
 import { OUTPUT_NAMES, OUTPUT_OF } from './outputs';
 import { readTaskId, toolTaskId } from './taskId';
@@ -60,7 +61,10 @@ export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData
 		// As a tool the node checks once: a tool call cannot wait 10 to 35 minutes.
 		const mode = singleOutput ? 'checkOnce' : (this.getNodeParameter('mode', index, 'waitUntilDone') as Mode);
 		const options = this.getNodeParameter('options', index, {}) as WaitOptions;
-		waiting.push({ index, mode, options, spec: modes[mode].deckSpec(taskId, options, readReading(options), loopback) });
+		const spec = modes[mode].deckSpec(taskId, options, readReading(options), loopback);
+		// a deck this workflow just bought may answer 404 for a moment (shared/purchaseFacts.ts)
+		const purchase = knownPurchase(this, index, taskId, service.credentialId);
+		waiting.push({ index, mode, options, spec: { ...spec, ...(purchase ? { purchase } : {}), notFoundGraceMs: notFoundGraceMsOf(options) } });
 	}
 
 	for (const mode of new Set(waiting.map((entry) => entry.mode))) {
@@ -94,13 +98,16 @@ export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData
 
 	const used = new Set<DeckReport>();
 	const optionsByIndex = new Map<number, WaitOptions>();
-	waiting.forEach(({ index, options }, n) => {
+	const checkedAt = Date.now();
+	waiting.forEach(({ index, mode, options, spec }, n) => {
 		const report = reports[n];
 		// Items naming the same deck share a report; each gets its own copy of the body.
 		const body = used.has(report) && report.body ? structuredClone(report.body) : report.body;
 		used.add(report);
 		optionsByIndex.set(index, options);
-		placed[index] = { output: OUTPUT_OF[report.outcome], item: itemFor(items[index], index, report, body) };
+		// Check Once's bound is counted from the item (a loop's checks are separate runs), never as a tool (it answers a model)
+		const bound = mode === 'checkOnce' && !singleOutput ? loopBound(items[index].json, spec, options, checkedAt) : undefined;
+		placed[index] = { output: OUTPUT_OF[report.outcome], item: itemFor(items[index], index, report, body, bound) };
 	});
 	// Each item's options as it read them above (an item without a task id is neither downloaded nor simplified).
 	const optionsOf = (index: number) => optionsByIndex.get(index) ?? {};

@@ -2,6 +2,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { downloadOptions } from '../../shared/n8n/download';
+import { notFoundGraceOption } from '../../shared/n8n/justBought';
 import { readingOption } from '../../shared/n8n/reading';
 import { toolDescriptionProperty, WAIT_TOOL_DESCRIPTION } from '../../shared/n8n/tool';
 
@@ -85,16 +86,18 @@ export const properties: INodeProperties[] = [
 			readingOption.failedWords,
 			readingOption.failureReasonPath,
 			readingOption.downloadLink,
+			notFoundGraceOption,
 			onlyWithDownloadFile(downloadOptions[1]),
 			{
+				// One parameter for both modes, so switching modes keeps the value. Check Once counts it from the item
+				// (its purchase, else its first check), so a loop through n8n's Wait node can end on it.
 				displayName: 'Max Wait (Minutes)',
 				name: 'maxWaitMinutes',
 				type: 'number',
 				typeOptions: { minValue: 0 },
 				default: 60,
-				displayOptions: { show: { '/mode': ['waitUntilDone'] } },
 				description:
-					'How long to keep polling, a hard bound (no retry or rate-limit pause goes past it); decks not finished by then go to the Still Running output with their last status, so a later run can resume them',
+					'Wait Until Done: how long to keep polling, a hard bound (no retry or rate-limit pause goes past it); decks not finished by then go to Still Running with their last status, so a later run can resume them. Check Once: how long a loop should wait, counted from the deck’s purchase (the item’s purchase, from Create), else from the first check that saw it (waitingSince); a deck still running after it goes to Still Running with pastMaxWait true and a statusNote saying so: end the loop there with an IF node on pastMaxWait.',
 			},
 			{
 				displayName: 'Poll Interval (Seconds)',

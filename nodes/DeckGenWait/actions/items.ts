@@ -7,9 +7,36 @@ import type { IDataObject, INodeExecutionData, NodeOperationError } from 'n8n-wo
 import { describeLinks, putDeckLinks } from '../../shared/links';
 import { failureDescription, failureMessage } from '../../shared/n8n/errors';
 import { errorJson } from '../../shared/n8n/item';
-import type { DeckReport } from '../../shared/poller';
+import { DEFAULT_MAX_WAIT_MS, type DeckReport, type DeckSpec } from '../../shared/poller';
+import { goneAfterPurchase, notVisibleYetNote, spanInWords } from '../../shared/purchaseFacts';
 import type { ServiceFailure } from '../../shared/problem';
 import type { Placed, WaitOptions } from './node.type';
+
+/**
+ * Check Once's bound (issue 45): since when the item's deck has been waited for, and for how long it may be.
+ * From the item's own `waitingSince` (an earlier check of this deck set it), else its purchase, else now: the
+ * checks of a loop are separate runs, so the item carries it.
+ */
+export interface LoopBound {
+	waitingSince: string;
+	from: 'purchase' | 'first check';
+	maxWaitMs: number;
+	checkedAt: number;
+}
+
+export function loopBound(input: IDataObject, spec: DeckSpec, options: WaitOptions, checkedAt: number): LoopBound {
+	const maxWaitMs = options.maxWaitMinutes !== undefined ? options.maxWaitMinutes * 60_000 : DEFAULT_MAX_WAIT_MS;
+	const carried = input.taskId === spec.taskId && typeof input.waitingSince === 'string' && !Number.isNaN(Date.parse(input.waitingSince)) ? input.waitingSince : undefined;
+	if (carried) return { waitingSince: carried, from: spec.purchase?.confirmedAt === carried ? 'purchase' : 'first check', maxWaitMs, checkedAt };
+	if (spec.purchase) return { waitingSince: spec.purchase.confirmedAt, from: 'purchase', maxWaitMs, checkedAt };
+	return { waitingSince: new Date(checkedAt).toISOString(), from: 'first check', maxWaitMs, checkedAt };
+}
+
+/** A still-running deck past its loop's bound: said in its note, and `pastMaxWait` for the IF that ends the loop. */
+function pastBoundNote(bound: LoopBound, waitedMs: number): string {
+	const since = bound.from === 'purchase' ? 'its purchase was confirmed' : 'it was first checked';
+	return `Still running ${spanInWords(waitedMs)} after ${since} (${bound.waitingSince}), past Max Wait (${spanInWords(bound.maxWaitMs)}): pastMaxWait is true, so a loop can end here. The deck may still finish; Get Status with its taskId tells later, at no cost.`;
+}
 import { OUTPUT_OF } from './outputs';
 
 /**
@@ -28,17 +55,27 @@ export function itemFor(
 	index: number,
 	report: DeckReport,
 	body: Record<string, unknown> | undefined,
+	bound?: LoopBound,
 ): INodeExecutionData {
 	// the links the judgement found (root-relative ones resolved on the service), and the deck's file it handed over
 	const found = body && report.judgement ? describeLinks(report.judgement.links, report.judgement.deckUrl) : undefined;
+	const waitedMs = bound ? bound.checkedAt - Date.parse(bound.waitingSince) : 0;
+	const pastMaxWait = !!bound && report.outcome === 'still_running' && waitedMs >= bound.maxWaitMs;
+	// where word and record disagree (the failure reason itself is the Failed item's `detail`), a deck just bought not
+	// visible yet, and a loop's bound passed
+	const notes = [
+		report.notFound?.withinGrace && report.outcome === 'still_running' ? notVisibleYetNote(report.taskId, report.notFound) : report.judgement?.note,
+		pastMaxWait && bound ? pastBoundNote(bound, waitedMs) : undefined,
+	].filter(Boolean);
 	const ours: IDataObject = {
 		outcome: report.outcome,
 		taskId: report.taskId,
 		state: report.state,
 		...(found?.deckUrl ? { deckUrl: found.deckUrl } : {}),
 		status: report.status ?? null,
-		// where word and record disagree (the failure reason itself is the Failed item's `detail`)
-		...(report.judgement?.note ? { statusNote: report.judgement.note } : {}),
+		...(notes.length ? { statusNote: notes.join(' ') } : {}),
+		// what the loop's next check and its IF read (a finished deck leaves the loop: it needs neither)
+		...(bound && report.outcome === 'still_running' ? { waitingSince: bound.waitingSince, pastMaxWait } : {}),
 		elapsedSeconds: Math.round(report.elapsedMs / 100) / 10,
 		polls: report.polls,
 		...(found ? { links: found.links as unknown as IDataObject[] } : {}),
@@ -52,7 +89,8 @@ export function itemFor(
 		putDeckLinks(json, found, body, 'service');
 	}
 	if (report.requestId) json.requestId = report.requestId;
-	if (report.outcome === 'failed') Object.assign(json, report.failure ? serviceFailureFields(report.taskId, report.failure) : deckFailureFields(report));
+	if (report.outcome === 'failed' && report.notFound && report.failure) Object.assign(json, serviceFailureFields(report.taskId, report.failure), goneFields(report));
+	else if (report.outcome === 'failed') Object.assign(json, report.failure ? serviceFailureFields(report.taskId, report.failure) : deckFailureFields(report));
 	else if (report.failure) json.lastError = serviceFailureFields(report.taskId, report.failure);
 	return { json, binary: input.binary, pairedItem: { item: index } };
 }
@@ -63,6 +101,8 @@ export function itemFor(
  */
 const SIMPLE_FIELDS = [
 	'taskId', 'status', 'state', 'statusNote', 'outcome', 'deckUrl',
+	// what a Check Once loop needs from one check to the next: the purchase (the 404 grace) and the bound
+	'purchase', 'waitingSince', 'pastMaxWait',
 	'fileName', 'mimeType', 'fileSize', 'downloadError',
 	'error', 'detail', 'code', 'httpCode', 'reason', 'description', 'requestId', 'lastError',
 	'rowId',
@@ -91,6 +131,12 @@ export function simplifyItems(optionsOf: (index: number) => WaitOptions, placed:
 		}
 		entry.item.json = json;
 	});
+}
+
+/** A deck bought here that the service still does not show after the grace: its purchase named, and what to do. */
+function goneFields(report: DeckReport): IDataObject {
+	const { message, description } = goneAfterPurchase(report.taskId, report.notFound!);
+	return { error: message, description, purchase: report.notFound!.purchase as unknown as IDataObject };
 }
 
 /** The service refused the read (404, 401, 403, ...): its own words, code and request id. */

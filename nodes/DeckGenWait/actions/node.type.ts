@@ -11,6 +11,8 @@ export interface WaitOptions extends ReadingSettings {
 	downloadFile?: boolean;
 	maxDownloadMb?: number;
 	maxWaitMinutes?: number;
+	/** A deck whose purchase the item names may answer 404 this long before it fails (shared/n8n/justBought.ts). */
+	notFoundGraceSeconds?: number;
 	pollIntervalSeconds?: number;
 	simplify?: boolean;
 }

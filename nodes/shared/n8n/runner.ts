@@ -119,7 +119,8 @@ function withPurchases(ctx: IExecuteFunctions, error: Error, itemIndex: number, 
 	if (bought.length) {
 		const list = bought.map((p) => `${where(p)}: ${p.taskId ?? `(no taskId in the answer; Idempotency-Key ${p.key})`}`);
 		notes.push(
-			`Bought in this execution (not lost, and not bought again when you retry this execution): ${list.join(', ')}.`,
+			// bought now or replayed: either way the service holds them, and a retry replays them
+			`Decks the service confirmed to this execution (not lost, and not bought again when you retry this execution): ${list.join(', ')}.`,
 		);
 		nodeError.context.purchasedTaskIds = bought.flatMap((p) => (p.taskId ? [p.taskId] : []));
 	}

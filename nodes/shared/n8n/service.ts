@@ -19,6 +19,8 @@ export interface NodeService {
 	/** The credential's path overrides as entered (../endpoints.ts checks and applies them). */
 	endpointPaths: Partial<Record<EndpointName, unknown>>;
 	gate: CredentialGate;
+	/** The credential as a fingerprint that cannot be turned back into the key (base URL and key hashed). */
+	credentialId: string;
 	sleep: Sleep;
 	signal?: AbortSignal;
 	/** The text with the credential's API key masked in every form (../secrecy.ts), for what the node writes itself (its log lines). */
@@ -45,7 +47,8 @@ export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
 		});
 	}
 	// The gate is shared per credential, found by a fingerprint that cannot be turned back into the key.
-	const gate = gateFor(sha256Hex(`${baseUrl}\u0000${credential.apiKey}`).slice(0, 32));
+	const credentialId = sha256Hex(`${baseUrl}\u0000${credential.apiKey}`).slice(0, 32);
+	const gate = gateFor(credentialId);
 	const transport = n8nTransport(ctx, baseUrl, undefined, decrypted);
 	const signal = ctx.getExecutionCancelSignal?.();
 	const masker = keyMasker(credential.apiKey);
@@ -56,6 +59,7 @@ export async function serviceFor(ctx: IExecuteFunctions): Promise<NodeService> {
 			(Object.keys(ENDPOINTS) as EndpointName[]).map((name) => [name, (decrypted as Record<string, unknown>)[ENDPOINTS[name].field]]),
 		),
 		gate,
+		credentialId,
 		sleep: abortableSleep,
 		signal,
 		maskText: (text) => masker.text(text),

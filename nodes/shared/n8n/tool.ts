@@ -46,7 +46,7 @@ const SPENDS =
 	`This SPENDS CREDITS. expectedCredits is the price in credits you agree to pay: use the price the person agreed to. If it differs from the live price, nothing is bought or charged and the answer is outcome price_drift with the live price in credits (a free quote; call with expectedCredits 0 to learn the price). ${NEEDS_A_PERSON}`;
 
 const REPLAYS =
-	'The same call with the same arguments is one purchase: it returns the deck bought earlier (replayed true) and charges nothing; to buy the same brief again on purpose, pass a new purchaseReference where the tool has that argument.';
+	'The same call with the same arguments is one purchase: it returns the deck bought earlier (charge replayed) and charges nothing; to buy the same brief again on purpose, pass a new purchaseReference where the tool has that argument. Every answer of a purchase says in charge and message what the service charged: charged (now), replayed (bought before, nothing now) or charged_or_replayed (charged once; the first answer was lost).';
 
 /** The default tool description of each operation, by `resource.operation`. */
 export const TOOL_DESCRIPTIONS: Record<string, string> = {
@@ -175,7 +175,10 @@ export function statusAdvice(json: IDataObject, baseUrl: string): string {
 			return sentences(`Deck ${taskId} failed (status "${word}")${reason}`, note, 'Tell the person; there is nothing more to wait for');
 		}
 		case 'running':
-			return sentences(`Deck ${taskId} is still being generated (status "${word}")`, POLL_ADVICE);
+			// a deck just bought that the service does not show yet says so in its note (shared/purchaseFacts.ts)
+			return json.notVisibleYet === true || !word
+				? sentences(`Deck ${taskId} is not finished yet`, note, POLL_ADVICE)
+				: sentences(`Deck ${taskId} is still being generated (status "${word}")`, note, POLL_ADVICE);
 		default:
 			return note
 				? sentences(`Deck ${taskId} is not finished yet`, note, 'Treat it as still running and ask again in about a minute')
@@ -197,7 +200,8 @@ export function toolAnswer(
 ): EmittedItem {
 	const node = ctx.getNode();
 	const json: IDataObject = { ...emitted.json };
-	const replayNote = json.replayed === true && typeof json.message === 'string' ? `${json.message} ` : '';
+	// what the service did to the credits (shared/charge.ts), or an upload's replay: the item's own sentence
+	const chargeNote = (json.charge !== undefined || json.replayed === true) && typeof json.message === 'string' ? `${json.message} ` : '';
 	const taskId = json.taskId === undefined ? undefined : String(json.taskId);
 	const expected = argument(node, 'expectedCredits', 'expectedCredits');
 
@@ -211,16 +215,15 @@ export function toolAnswer(
 				const url = typeof json.deckUrl === 'string' ? json.deckUrl : undefined;
 				json.message = `The file (${String(json.fileName ?? 'the deck')}) stays in the workflow: n8n does not pass files to an AI tool's caller. ${url ? linkAdvice(url, baseUrl) : 'Hand the person the deck link from Get Status instead.'}`;
 			} else if (operation === 'deck.create' || operation === 'deck.revise' || operation === 'deck.translate' || operation === 'deck.generateVideo') {
-				const what = operation === 'deck.create' ? `Bought deck ${taskId}` : `Bought for deck ${taskId}`;
-				json.message = `${replayNote || `${what}. `}It is not ready yet: call Get Status with taskId "${taskId}". ${POLL_ADVICE}`;
+				json.message = `Deck ${taskId}: ${chargeNote}It is not ready yet: call Get Status with taskId "${taskId}". ${POLL_ADVICE}`;
 			} else if (operation === 'deck.recover') {
 				json.message = `${String(json.message ?? '')} Whether it is ready: call Get Status with taskId "${taskId}". ${POLL_ADVICE}`;
 			} else if (operation === 'material.upload') {
-				json.message = `${replayNote}Uploaded: pass materialId "${String(json.materialId ?? json.id ?? '')}" in Create's material ids.`;
+				json.message = `${chargeNote}Uploaded: pass materialId "${String(json.materialId ?? json.id ?? '')}" in Create's material ids.`;
 			} else if (operation === 'account.getCredits') {
 				json.message = 'The credit balance is in this answer; nothing was spent.';
-			} else if (replayNote) {
-				json.message = replayNote.trim();
+			} else if (chargeNote) {
+				json.message = chargeNote.trim();
 			}
 			break;
 		case 'price_drift': {
@@ -283,6 +286,7 @@ const ERROR_FACTS = [
 	'purchasedTaskIds',
 	'unansweredPurchases',
 	'idempotencyKey',
+	'purchase',
 	'mayHaveBeenBought',
 	'response',
 	'endpointSetting',
@@ -295,6 +299,10 @@ function nextStep(node: INode, facts: IDataObject): string | undefined {
 			return `No taskId was given: pass the taskId that Create returned as ${argument(node, 'taskId', 'taskId')}.`;
 		case 'not_found': {
 			const taskId = argument(node, 'taskId', 'taskId');
+			// a deck bought here that the service no longer shows (shared/purchaseFacts.ts): never "no such deck"
+			if (facts.purchase && typeof facts.purchase === 'object') {
+				return `This deck was bought and paid for (its purchase is named above), but the service does not show it: tell the person, with its Idempotency-Key and request id. Do not buy it again.`;
+			}
 			// A path the contract leaves open (shared/endpoints.ts): the service may take this operation elsewhere.
 			if (typeof facts.endpointSetting === 'string') {
 				return `Either this service takes this operation at another path (only a person can fix that, in the Deck Generator credential's ${facts.endpointSetting} field in n8n) or, if it names a deck, no deck with that ${taskId} exists for this account. Calling again with the same arguments gives the same answer.`;

@@ -30,7 +30,11 @@ describe('Deck Generator → Create: Simplify', () => {
 		const charged = sim.ledger.charges.filter((c) => c.principalId === principalId).map((c) => c.taskId);
 		expect(charged).toHaveLength(2);
 		expect(items.map((i) => i.json.taskId).sort()).toEqual([...charged].sort());
-		for (const item of items) expect(item.json).toEqual({ taskId: item.json.taskId, outcome: 'success' });
+		for (const item of items) {
+			expect(item.json).toEqual({ taskId: item.json.taskId, outcome: 'success', charge: 'charged', replayed: false, purchase: expect.objectContaining({ taskId: item.json.taskId }) });
+			// the purchase's facts, which Deck Generator Wait reads for a deck just bought (its 404 grace)
+			expect(Object.keys(item.json.purchase as object).sort()).toEqual(['confirmedAt', 'idempotencyKey', 'requestId', 'taskId']);
+		}
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
@@ -39,7 +43,10 @@ describe('Deck Generator → Create: Simplify', () => {
 		const input = [brief({ title: 'Again', delivery_id: 'simplify-replay' })];
 		const first = await runWith(sim, create(true), key, input);
 		const second = await runWith(sim, create(true), key, input);
-		expect(second.output('Success').map((i) => i.json)).toEqual([{ taskId: first.output('Success')[0].json.taskId, outcome: 'success', replayed: true }]);
+		const taskId = first.output('Success')[0].json.taskId;
+		expect(second.output('Success').map((i) => i.json)).toEqual([
+			{ taskId, outcome: 'success', charge: 'replayed', replayed: true, purchase: expect.objectContaining({ taskId, idempotencyKey: 'simplify-replay' }) },
+		]);
 	});
 
 	test('off or unset: the whole answer, its key and request id, as before', async () => {

@@ -87,6 +87,10 @@ describe('fault plan: 200 Create items', () => {
 		expect(faults.status500).toBeGreaterThan(0);
 		expect(faults.status503).toBeGreaterThan(0);
 		expect(faults.status429).toBeGreaterThan(0);
-		expect(success.filter((item) => item.replayed === true).length).toBeGreaterThan(0);
+		// every deck was bought by this run: an answer lost after the service committed makes the retry a replay of
+		// this run's own purchase, which is never "replayed" (nothing charged now) but charged once (issue 42)
+		expect(success.filter((item) => item.charge === 'charged_or_replayed').length).toBeGreaterThan(0);
+		expect(success.filter((item) => item.replayed !== false)).toEqual([]);
+		expect(success.every((item) => item.charge === 'charged' || item.charge === 'charged_or_replayed')).toBe(true);
 	});
 });

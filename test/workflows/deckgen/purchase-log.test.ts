@@ -99,7 +99,7 @@ describe('Issue 33: every purchase is logged before it is sent, and Recover Purc
 		const recovered = await runWith(sim, recoverWorkflow(), key, [{ line }]);
 		const [item] = jsonOf(recovered.output(DECK_NODE, 0));
 		expect(item).toMatchObject({ outcome: 'success', taskId: charge.taskId, idempotencyKey, title: 'Lost in flight', recoveredFrom: { executionId: lost.executionId, node: DECK_NODE, item: 0 } });
-		expect(item.message).toMatch(item.replayed ? /^The service replayed the purchase of execution/ : /if it never had, it was bought now, for the first time/);
+		expect(item.message).toMatch(item.replayed ? /^The service replayed the purchase of execution/ : /it had not received it then, so it was bought now, for the first time/);
 		expect(sim.ledger.chargesFor(idempotencyKey)).toHaveLength(1);
 		const [again] = createPosts(sim, from);
 		expect(again).toMatchObject({ idempotencyKey, bodySha256: createPosts(sim).find((r) => r.idempotencyKey === idempotencyKey)!.bodySha256, replayed: true });
@@ -114,8 +114,8 @@ describe('Issue 33: every purchase is logged before it is sent, and Recover Purc
 		const line = `2026-11-26T10:00:00.000Z | info  | ${purchaseLogLine(record)} {"file":"purchaseLog.js"}`;
 		const first = jsonOf((await runWith(sim, recoverWorkflow(), key, [{ line }])).output(DECK_NODE, 0))[0];
 		expect(first).toMatchObject({ outcome: 'success', title: 'Never sent' });
-		expect(first.replayed).toBeUndefined();
-		expect(first.message).toContain('if it never had, it was bought now, for the first time');
+		expect(first).toMatchObject({ charge: 'charged', replayed: false });
+		expect(first.message).toContain('it had not received it then, so it was bought now, for the first time, and charged');
 		const second = jsonOf((await runWith(sim, recoverWorkflow(), key, [{ line }])).output(DECK_NODE, 0))[0];
 		expect(second).toMatchObject({ outcome: 'success', taskId: first.taskId });
 		expect(sim.ledger.chargesFor(record.idempotencyKey)).toHaveLength(1);

@@ -92,7 +92,7 @@ describe('a failing execution names every purchase', () => {
 		// And so it is: the retry from the executions list replays it, with no second charge.
 		const retry = await runWith(sim, workflow, key, [], { previousRun: result, mode: 'retry' });
 		expect(retry.status).toBe('success');
-		expect(jsonOf(retry.output('Success'))[1]).toMatchObject({ taskId: decks[1], replayed: true });
+		expect(jsonOf(retry.output('Success'))[1]).toMatchObject({ taskId: decks[1], charge: 'charged_or_replayed', replayed: false });
 		expect(chargesOf(principalId)).toHaveLength(2);
 	});
 
@@ -129,7 +129,7 @@ describe('a failing execution names every purchase', () => {
 		// Retrying replays it: the deck reaches an output, charged once.
 		sim.control.setFaults([]);
 		const retry = await runWith(sim, workflow, key, [], { previousRun: result, mode: 'retry' });
-		expect(jsonOf(retry.output('Success'))[0]).toMatchObject({ taskId, replayed: true });
+		expect(jsonOf(retry.output('Success'))[0]).toMatchObject({ taskId, charge: 'charged_or_replayed', replayed: false });
 		expect(chargesOf(principalId)).toHaveLength(1);
 	});
 

@@ -37,7 +37,9 @@ describe('idempotency keys persist per execution (no second purchase)', () => {
 		const result = await runWith(sim, workflow, key, [brief()]);
 		expect(result.status).toBe('success');
 		const [item] = jsonOf(result.output(DECK_NODE));
-		expect(item).toMatchObject({ outcome: 'success', replayed: true });
+		// the replay answers the first try's own purchase (its answer lost): charged once, and the item says so
+		expect(item).toMatchObject({ outcome: 'success', charge: 'charged_or_replayed', replayed: false });
+		expect(item.message).toMatch(/^Charged once \(10 credits\): an earlier try of this node \(in this execution, or in the one it retries\) got no answer/);
 		expect(chargesOf(principalId)).toHaveLength(1);
 		expect(chargesOf(principalId)[0].taskId).toBe(item.taskId);
 		expect(sim.ledger.chargesFor(String(item.idempotencyKey))).toHaveLength(1);
@@ -64,9 +66,8 @@ describe('idempotency keys persist per execution (no second purchase)', () => {
 		expect(retry.status).toBe('success');
 		expect(retry.executionId).not.toBe(first.executionId);
 		const items = jsonOf(retry.output(DECK_NODE));
-		expect(items[0]).toMatchObject({ outcome: 'success', replayed: true });
-		expect(items[1]).toMatchObject({ outcome: 'success' });
-		expect(items[1].replayed).toBeUndefined();
+		expect(items[0]).toMatchObject({ outcome: 'success', charge: 'replayed', replayed: true });
+		expect(items[1]).toMatchObject({ outcome: 'success', charge: 'charged', replayed: false });
 		expect(chargesOf(principalId)).toHaveLength(2);
 		expect(new Set(chargesOf(principalId).map((c) => c.idempotencyKey)).size).toBe(2);
 	});
@@ -82,7 +83,8 @@ describe('idempotency keys persist per execution (no second purchase)', () => {
 
 		const retry = await runWith(sim, workflow, key, [], { previousRun: first, mode: 'retry' });
 		const [item] = jsonOf(retry.output(DECK_NODE));
-		expect(item).toMatchObject({ outcome: 'success', replayed: true, taskId: chargesOf(principalId)[0].taskId });
+		// the failed execution's request was committed and never answered: the replay is that purchase, charged once
+		expect(item).toMatchObject({ outcome: 'success', charge: 'charged_or_replayed', replayed: false, taskId: chargesOf(principalId)[0].taskId });
 		expect(chargesOf(principalId)).toHaveLength(1);
 	});
 
@@ -108,7 +110,7 @@ describe('idempotency keys persist per execution (no second purchase)', () => {
 		});
 		const retry = await runWith(sim, changed, key, [], { previousRun: first, mode: 'retry' });
 		const items = jsonOf(retry.output(DECK_NODE));
-		expect(items.every((i) => i.replayed === undefined)).toBe(true);
+		expect(items.every((i) => i.charge === 'charged' && i.replayed === false)).toBe(true);
 		expect(chargesOf(principalId)).toHaveLength(3);
 		expect(new Set(chargesOf(principalId).map((c) => c.idempotencyKey)).size).toBe(3);
 	});

@@ -85,14 +85,14 @@ describe('as an AI tool', () => {
 		expect(first.elsewhere).toBe(0);
 		const [bought] = first.answer;
 		expect(bought).toMatchObject({ outcome: 'success', taskId: expect.any(String) });
-		expect(bought.replayed).toBeUndefined();
-		expect(bought.message).toMatch(new RegExp(`Bought deck ${String(bought.taskId)}`));
+		expect(bought).toMatchObject({ charge: 'charged', replayed: false });
+		expect(bought.message).toMatch(new RegExp(`^Deck ${String(bought.taskId)}: Bought: the service charged this deck \\(10 credits\\)\\. It is not ready yet`));
 		expect(bought.message).toMatch(/call Get Status with taskId/);
 		expect(bought.message).toMatch(/never more often than every 5 seconds/);
 
 		const again = await callTool(sim, node, brief(), key);
-		expect(again.answer[0]).toMatchObject({ outcome: 'success', taskId: bought.taskId, replayed: true });
-		expect(String(again.answer[0].message)).toMatch(/^This is the deck bought earlier; nothing was charged\./);
+		expect(again.answer[0]).toMatchObject({ outcome: 'success', taskId: bought.taskId, charge: 'replayed', replayed: true });
+		expect(String(again.answer[0].message)).toMatch(/^Deck \S+: This deck was bought before this run, with the same Idempotency-Key: the service replayed that purchase and charged nothing now\./);
 		expect(sim.control.balanceOf(key)).toBe(90);
 	});
 
@@ -101,13 +101,13 @@ describe('as an AI tool', () => {
 		const node = exampleTool('Create Deck');
 		const bought = (await callTool(sim, node, brief(), key)).answer[0];
 		const again = (await callTool(sim, node, brief(), key)).answer[0];
-		expect(again).toMatchObject({ taskId: bought.taskId, replayed: true });
-		expect(String(again.message)).toMatch(/^This is the deck bought earlier; nothing was charged\./);
+		expect(again).toMatchObject({ taskId: bought.taskId, charge: 'replayed', replayed: true });
+		expect(String(again.message)).toMatch(/This deck was bought before this run, with the same Idempotency-Key: the service replayed that purchase and charged nothing now\./);
 		expect(sim.control.balanceOf(key)).toBe(90);
 
 		const another = (await callTool(sim, node, brief({ purchaseReference: 'second copy' }), key)).answer[0];
 		expect(another.taskId).not.toBe(bought.taskId);
-		expect(another.replayed).toBeUndefined();
+		expect(another).toMatchObject({ charge: 'charged', replayed: false });
 		const changed = (await callTool(sim, node, brief({ title: 'Q4 review' }), key)).answer[0];
 		expect(changed.taskId).not.toBe(bought.taskId);
 		expect(sim.control.balanceOf(key)).toBe(70);
@@ -264,15 +264,19 @@ describe('a replay in an ordinary workflow', () => {
 	});
 	afterAll(async () => await sim.close());
 
-	test('the item says it is the deck bought earlier and nothing was charged', async () => {
+	test('the item says it is the deck bought before this run and nothing was charged now', async () => {
 		const { loadWorkflow, runWith, jsonOf, brief: createBrief } = await import('../deckgen/fixture');
 		const { key } = sim.control.createAccount({ balance: 100, subscriber: true });
 		const order = createBrief({ delivery_id: 'delivery-ordinary-1' });
 		const first = jsonOf((await runWith(sim, loadWorkflow('create'), key, [order])).output('Success'));
-		expect(first[0].replayed).toBeUndefined();
-		expect(first[0].message).toBeUndefined();
+		expect(first[0]).toMatchObject({ charge: 'charged', replayed: false, message: 'Bought: the service charged this deck (10 credits).' });
 		const again = jsonOf((await runWith(sim, loadWorkflow('create'), key, [order])).output('Success'));
-		expect(again[0]).toMatchObject({ taskId: first[0].taskId, replayed: true, message: 'This is the deck bought earlier; nothing was charged.' });
+		expect(again[0]).toMatchObject({
+			taskId: first[0].taskId,
+			charge: 'replayed',
+			replayed: true,
+			message: 'This deck was bought before this run, with the same Idempotency-Key: the service replayed that purchase and charged nothing now.',
+		});
 		expect(sim.control.balanceOf(key)).toBe(90);
 	});
 });

@@ -73,7 +73,16 @@ describe('Deck Generator Wait: Simplify', () => {
 		expect(stillRunning.map((item) => item.pairedItem)).toEqual([{ item: 2 }]);
 		// (profile B's status answer of a running deck links the deck's app page: deckUrl, as on the full item)
 		const { deckUrl, ...running0 } = stillRunning[0].json;
-		expect(running0).toEqual({ taskId: running, status: sim.profile.statusWords.queued, state: readingsOf(sim).queuedState, outcome: 'still_running', rowId: 42 });
+		// a Check Once loop's bound goes with it from check to check (issue 45)
+		expect(running0).toEqual({
+			taskId: running,
+			status: sim.profile.statusWords.queued,
+			state: readingsOf(sim).queuedState,
+			outcome: 'still_running',
+			waitingSince: expect.any(String),
+			pastMaxWait: false,
+			rowId: 42,
+		});
 		if (deckUrl !== undefined) expect(deckUrl).toEqual(expect.stringContaining(running));
 
 		expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 3 }]);

@@ -29,11 +29,11 @@ const simplifyOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether a bought deck’s item keeps only taskId and outcome (and replayed or repricedFrom when they apply) instead of the whole answer, its Idempotency-Key and request ID. Keeps the data n8n stores small when a Check Once loop waits on it. Refusals (Checkout, Client Action) are never simplified.',
+		'Whether a bought deck’s item keeps only taskId, outcome, charge, replayed, purchase (its Idempotency-Key, request ID and time, which Deck Generator Wait reads) and repricedFrom when it applies, instead of the whole answer and the message. Keeps the data n8n stores small when a Check Once loop waits on it. Refusals (Checkout, Client Action) are never simplified.',
 };
 
-/** What a simplified Success item keeps, when present (Recover Purchase's Simplify keeps them too: ../journal.ts). */
-export const SIMPLE_FIELDS = ['taskId', 'outcome', 'replayed', 'repricedFrom'] as const;
+/** What a simplified Success item keeps, when present: the deck, what it cost, and its purchase (for the Wait node's 404 grace). Recover Purchase's Simplify keeps them too (../journal.ts). */
+export const SIMPLE_FIELDS = ['taskId', 'outcome', 'charge', 'replayed', 'repricedFrom', 'purchase'] as const;
 
 /**
  * The form reads as a person thinks about a deck: what it is about (the brief), then what it may

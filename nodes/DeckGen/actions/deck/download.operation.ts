@@ -6,6 +6,7 @@ import { judgeDeckStatus } from '../../../shared/n8n/deckStatus';
 import { downloadDeckFile, downloadFile, downloadOptions, fileFields, readDownloadSettings, type DownloadedFile } from '../../../shared/n8n/download';
 import { toNodeApiError } from '../../../shared/n8n/errors';
 import { readingOptions, readReading, type ReadingSettings } from '../../../shared/n8n/reading';
+import { knownPurchase, notFoundGraceMsOf, notFoundGraceOption, readNotFound } from '../../../shared/n8n/justBought';
 import { deckPath } from '../../../shared/transport';
 import { callOptions, optionsCollection, readOptions, readTaskId, taskIdField } from '../common';
 import type { Operation } from '../node.type';
@@ -32,7 +33,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { source: ['url'] } },
 		description: 'The file’s link. The API key is sent only when the link is on the credential’s Base URL; any other host gets no credential.',
 	},
-	optionsCollection([...callOptions, ...downloadOptions, ...readingOptions]),
+	optionsCollection([...callOptions, ...downloadOptions, ...readingOptions, notFoundGraceOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -70,7 +71,18 @@ export async function execute(item: ItemContext) {
 		const taskId = readTaskId(ctx, itemIndex);
 		const result = await service.call({ method: 'GET', path: deckPath(taskId, 'status') }, readOptions(ctx, itemIndex).retry);
 		if (result.outcome.route !== 'success') {
-			if (result.outcome.route === 'error') throw toNodeApiError(ctx.getNode(), result.outcome.failure, itemIndex, `Reading the status of deck ${taskId}`);
+			if (result.outcome.route === 'error') {
+				// a deck just bought may not be visible yet (shared/purchaseFacts.ts): nothing to download yet, or gone
+				const read = readNotFound(ctx, itemIndex, taskId, result.outcome.failure, knownPurchase(ctx, itemIndex, taskId, service.credentialId), notFoundGraceMsOf(options));
+				if (read?.error) throw read.error;
+				if (read?.notVisibleYet) {
+					throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} is not finished; nothing to download yet`, {
+						itemIndex,
+						description: `${String(read.notVisibleYet.statusNote)} Wait for it with Deck Generator Wait (which can download the file itself), then download.`,
+					});
+				}
+				throw toNodeApiError(ctx.getNode(), result.outcome.failure, itemIndex, `Reading the status of deck ${taskId}`);
+			}
 			throw new NodeOperationError(ctx.getNode(), `Reading the status of deck ${taskId}: ${result.outcome.failure.detail}`, { itemIndex });
 		}
 		const judgement = await judgeDeckStatus(ctx, service.baseUrl, taskId, { body: result.outcome.body, httpStatus: result.outcome.status }, readReading(options as ReadingSettings));

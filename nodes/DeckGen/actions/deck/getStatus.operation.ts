@@ -2,6 +2,7 @@ import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { describeLinks, putDeckLinks } from '../../../shared/links';
 import { judgeDeckStatus } from '../../../shared/n8n/deckStatus';
+import { knownPurchase, notFoundGraceMsOf, notFoundGraceOption, readNotFound } from '../../../shared/n8n/justBought';
 import { readingOptions, readReading, type ReadingSettings } from '../../../shared/n8n/reading';
 import { stateFields } from '../../../shared/status';
 import { deckPath } from '../../../shared/transport';
@@ -11,7 +12,7 @@ import { sendRead, type ItemContext } from '../send';
 
 const properties: INodeProperties[] = [
 	taskIdField,
-	optionsCollection([...callOptions, ...readingOptions]),
+	optionsCollection([...callOptions, ...readingOptions, notFoundGraceOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -25,13 +26,19 @@ export const description = updateDisplayOptions(
  * deck's file checked where only the file can say: `statusNote` where word and record disagree,
  * `failureReason` on a failure), `links` (every http(s) URL in the body with its path and what it is) and
  * `deckUrl` (the deck's file, on a completed deck only), `pageUrl` and `previewUrl` where the record has them.
+ * A 404 of a deck whose purchase is known, within its grace, is a deck not visible yet: on Success, still running,
+ * with `notVisibleYet` and a `statusNote`; after the grace, an error naming the purchase.
  */
 export async function execute(item: ItemContext) {
 	const taskId = readTaskId(item.ctx, item.itemIndex);
-	const reading = readReading(item.ctx.getNodeParameter('options', item.itemIndex, {}) as ReadingSettings);
+	const options = item.ctx.getNodeParameter('options', item.itemIndex, {}) as ReadingSettings & { notFoundGraceSeconds?: unknown };
+	const reading = readReading(options);
 	return await sendRead(item, {
 		path: deckPath(taskId, 'status'),
 		retry: readOptions(item.ctx, item.itemIndex).retry,
+		// a deck just bought may not be visible yet (shared/purchaseFacts.ts)
+		readFailure: (failure) =>
+			readNotFound(item.ctx, item.itemIndex, taskId, failure, knownPurchase(item.ctx, item.itemIndex, taskId, item.service.credentialId), notFoundGraceMsOf(options)),
 		decorate: async (body, httpStatus) => {
 			const judgement = await judgeDeckStatus(item.ctx, item.service.baseUrl, taskId, { body, httpStatus }, reading);
 			const json: Record<string, unknown> = { taskId, ...stateFields(body, judgement) };

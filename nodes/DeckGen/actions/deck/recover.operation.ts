@@ -61,13 +61,25 @@ export const description = updateDisplayOptions({ show: { resource: ['deck'], op
 const where = (record: PurchaseRecord) =>
 	`execution ${record.executionId || '(unknown)'} of workflow ${record.workflowId || '(unsaved)'}, node ${JSON.stringify(record.node)}, item ${record.item}`;
 
-/** The one line a person reads on a recovered item: what the answer means, honestly. */
-function recoveredMessage(record: PurchaseRecord, replayed: boolean): string {
-	if (replayed) return `The service replayed the purchase of ${where(record)}: this is that deck, and nothing was charged.`;
-	return (
-		`The service answered the purchase of ${where(record)} again. If it had received it then (the usual case when n8n lost the execution), ` +
-		`this is that deck and nothing was charged; if it never had, it was bought now, for the first time. Sending the same line again never buys twice.`
-	);
+/**
+ * The one line a person reads on a recovered item: what the service did to the credits (shared/charge.ts), told
+ * of the logged purchase. A service that marks no replays answers one like a new purchase: said where it matters.
+ */
+function recoveredMessage(record: PurchaseRecord, charge: unknown): string {
+	switch (charge) {
+		case 'replayed':
+			return `The service replayed the purchase of ${where(record)}: this is that deck. It was charged when first sent; nothing was charged now.`;
+		case 'charged_or_replayed':
+			return (
+				`The service holds the purchase of ${where(record)}: this is that deck, charged once. This recovery's first attempt got no answer and the retry was answered as a replay, ` +
+				`so it was charged either when first sent or by that lost attempt (if the first request never reached the service); not twice.`
+			);
+		default:
+			return (
+				`The service answered the purchase of ${where(record)} as a new one: it had not received it then, so it was bought now, for the first time, and charged. ` +
+				`(A service that does not mark its replays answers every replay this way; then it was charged when first sent and not now.) Sending the same line again never buys twice.`
+			);
+	}
 }
 
 /**
@@ -122,14 +134,13 @@ async function recovered(item: ItemContext, record: PurchaseRecord): Promise<Emi
 		throw explained(error as NodeError, record);
 	}
 	if (emitted.json.outcome !== 'success') return emitted;
-	const replayed = emitted.json.replayed === true;
 	return {
 		...emitted,
 		json: {
 			...emitted.json,
 			...(title ? { title } : {}),
 			recoveredFrom: { workflowId: record.workflowId, executionId: record.executionId, node: record.node, item: record.item },
-			message: recoveredMessage(record, replayed),
+			message: recoveredMessage(record, emitted.json.charge),
 		},
 	};
 }
