@@ -187,10 +187,12 @@ describe('example workflows', () => {
 		expect(unseenParameters(node, descriptions[node.type])).toEqual(['additionalFields.slideCount', 'noSuchField']);
 	});
 
-	// at-scale.json waits only with n8n's Wait node, which saves the execution at every wait, and its
-	// Create has an Idempotency Key: saving after every node too would cost a database write per node
-	// run, thousands of times over (issue 22), and make no restart safer.
-	const SAVED_AT_EACH_WAIT = new Set(['at-scale.json']);
+	// at-scale.json and at-scale-journal.json wait only with n8n's Wait node, which saves the execution at
+	// every wait, and a purchase survives a lost execution without it: at-scale.json's Create has an
+	// Idempotency Key (a redelivered request replays it), at-scale-journal.json's writes the purchase to the
+	// journal before it is sent (issue 44: the sweeper delivers it). Saving after every node too would cost a
+	// database write per node run, thousands of times over (issue 22), and make no restart safer.
+	const SAVED_AT_EACH_WAIT = new Set(['at-scale.json', 'at-scale-journal.json']);
 
 	test.each(checked.map(({ file, wf }) => [file, wf] as const))('%s saves its execution progress (or waits only in n8n Wait nodes)', (file, wf) => {
 		if (SAVED_AT_EACH_WAIT.has(file)) {
@@ -198,7 +200,14 @@ describe('example workflows', () => {
 			const waits = wf.nodes.filter((node) => node.type === 'n8n-nodes-deckgen.deckGenWait');
 			expect(waits.map((node) => node.parameters.mode)).toEqual(waits.map(() => 'checkOnce'));
 			const create = wf.nodes.find((node) => node.type === 'n8n-nodes-deckgen.deckGen' && node.parameters.operation === 'create');
-			expect((create?.parameters.options as { idempotencyKey?: string } | undefined)?.idempotencyKey).toBeTruthy();
+			const options = (create?.parameters.options ?? {}) as { idempotencyKey?: string; recordOnly?: boolean };
+			if (options.recordOnly) {
+				// written down by n8n's Data Table node before Recover Purchase sends it from the row
+				const next = (name: string) => wf.connections?.[name]?.main?.[0]?.map((c) => wf.nodes.find((n) => n.name === c.node)!) ?? [];
+				const [journal] = next(create!.name);
+				expect(journal).toMatchObject({ type: 'n8n-nodes-base.dataTable', parameters: { operation: 'insert' } });
+				expect(next(journal.name).map((n) => n.parameters)).toEqual([expect.objectContaining({ operation: 'recover', purchaseFrom: 'row' })]);
+			} else expect(options.idempotencyKey).toBeTruthy();
 		} else expect(wf.settings).toMatchObject({ saveExecutionProgress: true });
 	});
 
@@ -241,7 +250,7 @@ describe('example workflows', () => {
 			}
 			// the price, where the workflow sets it: what Expected Credits is and how to learn the live one
 			// (an AI agent's Create takes it from the model, and the reviewer sees it)
-			if (nodes.some((n) => n.parameters.operation === 'create' && !String(n.parameters.expectedCredits).includes('$fromAI'))) {
+			if (nodes.some((n) => n.type.startsWith('n8n-nodes-deckgen.') && n.parameters.operation === 'create' && !String(n.parameters.expectedCredits).includes('$fromAI'))) {
 				expect(content).toMatch(/\*\*Expected Credits\*\*/);
 				expect(content).toMatch(/To learn the price, set it to 0 and run once/);
 			}
