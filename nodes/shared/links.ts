@@ -25,12 +25,8 @@ export function findLinks(body: unknown, resolveAgainst?: string): FoundLink[] {
 	const found: FoundLink[] = [];
 	const visit = (value: unknown, path: string, depth: number): void => {
 		if (typeof value === 'string') {
-			if (!path) return;
-			if (isHttpUrl(value)) found.push({ path, url: value.trim() });
-			else if (resolveAgainst && ROOT_RELATIVE.test(value.trim())) {
-				const url = absolute(value.trim(), resolveAgainst);
-				if (url) found.push({ path, url });
-			}
+			const url = path ? urlOf(value, resolveAgainst) : undefined;
+			if (url) found.push({ path, url });
 			return;
 		}
 		if (depth >= MAX_DEPTH || !value || typeof value !== 'object') return;
@@ -44,6 +40,13 @@ export function findLinks(body: unknown, resolveAgainst?: string): FoundLink[] {
 	};
 	visit(body, '', 0);
 	return found;
+}
+
+/** The link a text is: an http(s) URL, or with `resolveAgainst` a root-relative path made absolute; else undefined. */
+export function urlOf(text: string, resolveAgainst?: string): string | undefined {
+	const trimmed = text.trim();
+	if (isHttpUrl(trimmed)) return trimmed;
+	return resolveAgainst && ROOT_RELATIVE.test(trimmed) ? absolute(trimmed, resolveAgainst) : undefined;
 }
 
 /** `/path…`, not `//host` (a scheme-relative URL names another host) and not a bare `/`. */
@@ -216,9 +219,7 @@ function labelOf(option: unknown): string | undefined {
  */
 export function linkAt(value: unknown, path: string, resolveAgainst?: string): FoundLink | undefined {
 	if (typeof value === 'string') {
-		const text = value.trim();
-		if (isHttpUrl(text)) return { path, url: text };
-		const url = resolveAgainst && ROOT_RELATIVE.test(text) ? absolute(text, resolveAgainst) : undefined;
+		const url = urlOf(value, resolveAgainst);
 		return url ? { path, url } : undefined;
 	}
 	const inside = findLinks(value, resolveAgainst);
@@ -252,6 +253,12 @@ function kindOf(link: FoundLink): Exclude<LinkKind, 'deck'> {
 	const pathname = pathnameOf(link.url);
 	if (HAS_EXTENSION.test(pathname) || isDeliverable(link)) return 'file';
 	return 'other';
+}
+
+/** Whether a link may be the deck's file, as far as its name and address say: not a preview, a page of the app, nor an API address. */
+export function mayBeTheFile(link: FoundLink): boolean {
+	const kind = kindOf(link);
+	return kind === 'file' || kind === 'other';
 }
 
 /** The links an item carries: every link with what it is, deckUrl (the deck's file, or absent), and the app's page and a preview where the record has them. */

@@ -170,7 +170,13 @@ export interface PollerOptions {
 	maxInFlight?: number;
 }
 
-/** A link whose file was not there is checked again after this long at the latest (sooner when the record changes). */
+/**
+ * A link whose file was not there is checked again at once when anything that matters in the record moves (its
+ * word, its done flag, its links, its progress: status/judge.ts `fingerprint`), else after this long; a record that
+ * says nothing of its state (no word) sooner: one poll interval, then twice as long each time, up to this long.
+ * Issue 43: a record with no word whose file was checked once was not looked at again for a minute while the
+ * service said "ready".
+ */
 export const FILE_RECHECK_MS = 60_000;
 
 interface Deck {
@@ -178,10 +184,12 @@ interface Deck {
 	report: DeckReport;
 	lastReadAt: number;
 	done: boolean;
-	/** The last check of its file that found it not there: of which link under which word, when, and why. */
-	lastFileCheck?: { key: string; at: number; check: FileCheck };
+	/** The last check of its file that found it not there: of which record (its fingerprint), when, why, and the wait before the next. */
+	lastFileCheck?: { key: string; at: number; check: FileCheck; waitMs: number };
 	/** A path the user set matched nothing in its record, and it was said (onReadingNote). */
 	pathMissNoted?: boolean;
+	/** Its record could not be read to the end (no word, a word on no list, no file), and it was said (onReadingNote). */
+	unreadNoted?: boolean;
 }
 
 /** When a deck may be read again: one interval after its last answer (+Infinity while a read is out). */
@@ -498,8 +506,9 @@ async function read(poller: Poller, queue: Queue, state: Pass, deck: Deck): Prom
 
 /**
  * The judgement of a status answer (undefined for a failed read), with its file checked where only the file
- * can say (`fileToCheck`): again when the link or the word changed since the last check found nothing, else
- * once FILE_RECHECK_MS passed; in between the last finding stands.
+ * can say (`fileToCheck`): again at once when the record moved since the last check found nothing, else after
+ * FILE_RECHECK_MS (a record with no word: after a wait that starts at the poll interval and doubles up to it); in
+ * between the last finding stands.
  */
 async function judge(poller: Poller, deck: Deck, result: CallResult): Promise<StatusJudgement | undefined> {
 	const { outcome } = result;
@@ -509,12 +518,15 @@ async function judge(poller: Poller, deck: Deck, result: CallResult): Promise<St
 	const judgement = judgeStatus(outcome.body, { words: deck.spec.words, paths: deck.spec.paths, resolveAgainst: poller.statusUrl?.(deck.spec.taskId), httpStatus: outcome.status, earlier });
 	const pending = judgement.fileToCheck;
 	if (!pending || !poller.checkFile) return judgement;
-	const key = `${judgement.word ?? ''}\u0000${pending.path}\u0000${pending.url.split('?')[0]}`;
+	const key = `${pending.fingerprint}\u0000${pending.path}\u0000${pending.url.split('?')[0]}`;
 	const last = deck.lastFileCheck;
-	if (last && last.key === key && poller.now() - last.at < FILE_RECHECK_MS) return settleFileCheck(judgement, last.check);
+	if (last && last.key === key && poller.now() - last.at < last.waitMs) return settleFileCheck(judgement, last.check);
 	const check = await poller.checkFile(pending.url);
 	if (check.there) delete deck.lastFileCheck;
-	else deck.lastFileCheck = { key, at: poller.now(), check };
+	else {
+		const waitMs = !pending.wordless ? FILE_RECHECK_MS : last?.key === key ? Math.min(last.waitMs * 2, FILE_RECHECK_MS) : deck.spec.intervalMs;
+		deck.lastFileCheck = { key, at: poller.now(), check, waitMs };
+	}
 	return settleFileCheck(judgement, check);
 }
 
@@ -532,8 +544,9 @@ function settle(poller: Poller, deck: Deck, result: CallResult, judgement: Statu
 		report.judgement = judgement;
 		report.status = report.judgement.word;
 		report.state = report.judgement.state;
-		noteUnknownWord(poller, report);
-		notePathMisses(poller, deck);
+		noteUnknownWord(report, poller.now());
+		// the note names a path that missed too: said once, whichever comes first
+		if (!noteUnread(poller, deck)) notePathMisses(poller, deck);
 		report.requestId = outcome.requestId;
 		delete report.failure;
 		delete report.notFound;
@@ -560,9 +573,6 @@ function settle(poller: Poller, deck: Deck, result: CallResult, judgement: Statu
 	return true;
 }
 
-/** Reads of the same word on no list, in a row, after which the wait says so (onUnknownWord). */
-export const UNKNOWN_WORD_NOTICE_READS = 3;
-
 /** A path the user set that matches nothing in a deck's record is said at its first such read, once per deck. */
 function notePathMisses(poller: Poller, deck: Deck): void {
 	const misses = deck.report.judgement?.pathMisses;
@@ -571,16 +581,29 @@ function notePathMisses(poller: Poller, deck: Deck): void {
 	poller.onReadingNote?.(deck.report.taskId, misses.map((miss) => pathMissNote(miss.option, miss.path, miss.members)).join(' '));
 }
 
-/** Counts the reads that sent the same word on no list in a row (a word that never changes is said early). */
-function noteUnknownWord(poller: Poller, report: DeckReport): void {
+/** Counts the reads that sent the same word on no list in a row (the note and the hint say how long it kept coming). */
+function noteUnknownWord(report: DeckReport, now: number): void {
 	const { word, wordState } = report.judgement ?? {};
 	if (word === undefined || wordState !== 'unknown' || report.state !== 'unknown') {
 		delete report.unknownWord;
 		return;
 	}
 	if (report.unknownWord?.word === word) report.unknownWord.reads++;
-	else report.unknownWord = { word, reads: 1, firstAt: poller.now() };
-	if (report.unknownWord.reads === UNKNOWN_WORD_NOTICE_READS && report.judgement?.note) poller.onReadingNote?.(report.taskId, report.judgement.note);
+	else report.unknownWord = { word, reads: 1, firstAt: now };
+}
+
+/**
+ * A record the package could not read to the end (no word, a word on no list, a finished word with no file: the
+ * note then names the paths of this record that settle it) is said at its first such read, once per deck, not at
+ * Max Wait (issue 43: a miss must cost one paste, not an hour).
+ */
+function noteUnread(poller: Poller, deck: Deck): boolean {
+	const judgement = deck.report.judgement;
+	if (deck.unreadNoted || !judgement?.note || (judgement.state !== 'unknown' && !judgement.suggestions)) return false;
+	deck.unreadNoted = true;
+	if (judgement.pathMisses?.length) deck.pathMissNoted = true;
+	poller.onReadingNote?.(deck.report.taskId, judgement.note);
+	return true;
 }
 
 function finish(poller: Poller, deck: Deck, outcome: WaitOutcome, failure?: ServiceFailure): void {

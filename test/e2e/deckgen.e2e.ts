@@ -734,6 +734,78 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 	);
 
 	it(
+		'issue 42: Create → Wait Until Done against a service whose reads lag and that loses an answer after buying: every deck Completed, charged once, and each item says what it cost',
+		timed('justBought', async () => {
+			const wf: WorkflowJson = {
+				name: 'Just bought, not visible yet (e2e)',
+				nodes: [
+					{ id: 'c0000000-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+					{
+						id: 'c0000000-0000-4000-8000-000000000002',
+						name: 'Briefs',
+						type: 'n8n-nodes-base.code',
+						typeVersion: 2,
+						position: [220, 0],
+						parameters: { jsCode: `return ['A', 'B', 'C'].map((x) => ({ json: { title: 'Lagging deck ' + x + ' ${flavor}', coreMessage: 'Replica lag ' + x } }));` },
+					},
+					{
+						id: 'c0000000-0000-4000-8000-000000000003',
+						name: 'Create Deck',
+						type: DECK,
+						typeVersion: 1.1,
+						position: [440, 0],
+						parameters: { resource: 'deck', operation: 'create', expectedCredits: 10, title: '={{ $json.title }}', coreMessage: '={{ $json.coreMessage }}', options: { concurrency: 1 } },
+						credentials: { [CREDENTIAL_TYPE]: credential },
+					},
+					{
+						id: 'c0000000-0000-4000-8000-000000000004',
+						name: 'Wait for Deck',
+						type: WAIT,
+						typeVersion: 1.1,
+						position: [660, 0],
+						// a loopback Base URL may be polled faster than the contract's 5 s
+						parameters: { mode: 'waitUntilDone', options: { pollIntervalSeconds: 0.05, maxWaitMinutes: 2 } },
+						credentials: { [CREDENTIAL_TYPE]: credential },
+					},
+				],
+				connections: {
+					Start: { main: [[{ node: 'Briefs', type: 'main', index: 0 }]] },
+					Briefs: { main: [[{ node: 'Create Deck', type: 'main', index: 0 }]] },
+					'Create Deck': { main: [[{ node: 'Wait for Deck', type: 'main', index: 0 }]] },
+				},
+				settings: { executionOrder: 'v1' },
+			};
+			const id = await importJson(wf);
+			const before = sim.ledger.charges.length;
+			// every deck answers 404 to its first five status reads; the first purchase's answer is dropped after it was charged
+			sim.control.setReadLag({ reads: 5 });
+			sim.control.setFaults([{ method: 'POST', path: '/v1/decks', kind: 'drop-after-commit', times: 1 }]);
+			try {
+				const exec = await n8n.runManually(id, { timeoutMs: 120_000 });
+				expect(exec.status).toBe('success');
+				const runData = exec.data.resultData.runData;
+				const created = itemsOf(runData, 'Create Deck');
+				expect(created.map((c) => c.charge)).toEqual(['charged_or_replayed', 'charged', 'charged']);
+				expect(created[0].message).toMatch(/^Charged once \(10 credits\): this run's first attempt got no answer/);
+				expect(created.every((c) => c.replayed === false && c.purchase?.taskId === c.taskId)).toBe(true);
+				const completed = itemsOf(runData, 'Wait for Deck', 0);
+				expect(itemsOf(runData, 'Wait for Deck', 1)).toEqual([]);
+				expect(completed.map((c) => c.taskId)).toEqual(created.map((c) => c.taskId));
+				const charges = sim.ledger.charges.slice(before);
+				expect(charges.map((c) => c.taskId).sort()).toEqual(created.map((c) => c.taskId).sort());
+				for (const deck of created) {
+					const reads = sim.ledger.requests.filter((q) => q.path === `/v1/decks/${deck.taskId}/status`).map((q) => q.status);
+					expect(reads.slice(0, 5)).toEqual([404, 404, 404, 404, 404]);
+				}
+				r.justBought = { decks: created.length, charges: charges.length };
+			} finally {
+				sim.control.setReadLag(undefined);
+				sim.control.setFaults([]);
+			}
+		}),
+	);
+
+	it(
 		'the API key is nowhere: n8n output (server and CLI), user folder (database included), saved executions and workflows',
 		timed('secrecy', async () => {
 			expect(apiKey).toMatch(/^dg_live_/);

@@ -132,7 +132,7 @@ describe('the default status map', () => {
 		expect(stateOf(word)).toBe(state);
 	});
 
-	it.each([['on_hold'], ['needs_review'], ['inprogress'], [''], ['completed!']])('an unknown word (%p) is unknown, never guessed', (word) => {
+	it.each([['on_hold'], ['needs_review'], ['in_limbo'], [''], ['completed!']])('an unknown word (%p) is unknown, never guessed', (word) => {
 		expect(stateOf(word)).toBe('unknown');
 	});
 
@@ -497,7 +497,14 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 
 	it('a word on a list the user set is believed, and the note says the record disagrees', () => {
 		const words = statusWords({ succeeded: ['done'] });
-		expect(judgeStatus({ status: 'done' }, { words })).toEqual({ state: 'succeeded', wordState: 'succeeded', word: 'done', links: [] });
+		// believed, and (issue 45) the item says it has no file to hand over, and why
+		expect(judgeStatus({ status: 'done' }, { words })).toEqual({
+			state: 'succeeded',
+			wordState: 'succeeded',
+			word: 'done',
+			links: [],
+			note: 'It is completed, but the record links no file to hand over, so the item has no deckUrl. The record holds no link to set File Link Path to: get the deck from the service itself.',
+		});
 		const running = statusWords({ running: ['generating'] });
 		const judgement = judgeStatus({ status: 'generating', deckUrl: FILE }, { words: running });
 		expect(judgement.state).toBe('running');

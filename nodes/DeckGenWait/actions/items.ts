@@ -9,6 +9,7 @@ import { failureDescription, failureMessage } from '../../shared/n8n/errors';
 import { errorJson } from '../../shared/n8n/item';
 import { DEFAULT_MAX_WAIT_MS, type DeckReport, type DeckSpec } from '../../shared/poller';
 import { goneAfterPurchase, notVisibleYetNote, spanInWords } from '../../shared/purchaseFacts';
+import { recordSaid } from '../../shared/status';
 import type { ServiceFailure } from '../../shared/problem';
 import type { Placed, WaitOptions } from './node.type';
 
@@ -160,9 +161,10 @@ function serviceFailureFields(taskId: string, failure: ServiceFailure): IDataObj
  */
 function deckFailureFields(report: DeckReport): IDataObject {
 	const explained = report.judgement?.failureReason || undefined;
+	const said = recordSaid(report.judgement ?? { word: report.status });
 	return {
-		error: `Deck ${report.taskId} failed (status "${report.status ?? ''}")${explained ? `: ${explained}` : ''}`,
-		detail: explained ?? `The service reported the status "${report.status ?? ''}"`,
+		error: `Deck ${report.taskId} failed (${said})${explained ? `: ${explained}` : ''}`,
+		detail: explained ?? (report.status ? `The service reported the status "${report.status}"` : `The record says the deck failed (${said})`),
 		...(explained ? { failureReason: explained } : {}),
 		code: report.judgement?.failureCode ?? 'deck_failed',
 	};

@@ -5,7 +5,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { judgeStatus, pathMissHint, settleFileCheck, unknownWordHint, type StatusJudgement } from '../status';
+import { judgeStatus, pathMissHint, settleFileCheck, suggestionsHint, unknownWordHint, type StatusJudgement } from '../status';
 import { deckPath } from '../transport';
 import { checkDeckFile } from './download';
 import { hintOnce } from './hints';
@@ -30,13 +30,20 @@ export async function judgeDeckStatus(
 
 /**
  * The output pane names each word on no list that decks were left on (the Wait node's decks that kept sending
- * it, `unknownWord`; a single read's own word otherwise), and each path the user set that matched nothing,
- * with what settles it.
+ * it, `unknownWord`; a single read's own word otherwise), each path the user set that matched nothing, and the
+ * paths of a record the package could not read to the end, with what settles it.
  */
 export function addReadingHints(ctx: IExecuteFunctions, decks: Array<{ taskId: string; judgement?: StatusJudgement; unknownWord?: string }>): void {
 	const words = new Map<string, Set<string>>();
 	const misses = new Map<string, { option: string; path: string; members: string[]; taskIds: Set<string> }>();
+	const unread = new Map<string, { suggestions: NonNullable<StatusJudgement['suggestions']>; taskIds: Set<string> }>();
 	for (const { taskId, judgement, unknownWord } of decks) {
+		if (judgement?.suggestions) {
+			const key = JSON.stringify(judgement.suggestions);
+			const entry = unread.get(key) ?? { suggestions: judgement.suggestions, taskIds: new Set<string>() };
+			entry.taskIds.add(taskId);
+			unread.set(key, entry);
+		}
 		for (const miss of judgement?.pathMisses ?? []) {
 			const key = `${miss.option}\u0000${miss.path}`;
 			const entry = misses.get(key) ?? { ...miss, taskIds: new Set<string>() };
@@ -48,4 +55,5 @@ export function addReadingHints(ctx: IExecuteFunctions, decks: Array<{ taskId: s
 	}
 	for (const [word, taskIds] of words) hintOnce(ctx, { message: unknownWordHint(word, taskIds.size), type: 'warning', location: 'outputPane' });
 	for (const miss of misses.values()) hintOnce(ctx, { message: pathMissHint(miss.option, miss.path, miss.members, miss.taskIds.size), type: 'warning', location: 'outputPane' });
+	for (const { suggestions, taskIds } of unread.values()) hintOnce(ctx, { message: suggestionsHint(suggestions, taskIds.size), type: 'warning', location: 'outputPane' });
 }

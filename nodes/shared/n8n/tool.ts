@@ -172,7 +172,9 @@ export function statusAdvice(json: IDataObject, baseUrl: string): string {
 			return url ? sentences(`Deck ${taskId} is ready`, note, linkAdvice(url, baseUrl)) : sentences(`Deck ${taskId} is ready, but its status carries no link: tell the person it is done (taskId ${taskId})`, note);
 		case 'failed': {
 			const reason = typeof json.failureReason === 'string' ? `: ${json.failureReason.replace(/\.$/, '')}` : '';
-			return sentences(`Deck ${taskId} failed (status "${word}")${reason}`, note, 'Tell the person; there is nothing more to wait for');
+			// never an empty word (issue 43)
+			const said = word ? `status "${word}"` : 'no status word';
+			return sentences(`Deck ${taskId} failed (${said})${reason}`, note, 'Tell the person; there is nothing more to wait for');
 		}
 		case 'running':
 			// a deck just bought that the service does not show yet says so in its note (shared/purchaseFacts.ts)
@@ -182,7 +184,9 @@ export function statusAdvice(json: IDataObject, baseUrl: string): string {
 		default:
 			return note
 				? sentences(`Deck ${taskId} is not finished yet`, note, 'Treat it as still running and ask again in about a minute')
-				: `Deck ${taskId} reports the status "${word}", which this tool does not know: treat it as still running and ask again in about a minute, or show it to the person.`;
+				: word
+					? `Deck ${taskId} reports the status "${word}", which this tool does not know: treat it as still running and ask again in about a minute, or show it to the person.`
+					: `Deck ${taskId} is not finished yet, as far as its status says: treat it as still running and ask again in about a minute.`;
 	}
 }
 

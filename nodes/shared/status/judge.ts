@@ -4,7 +4,8 @@
  * are found record.ts, each witness witnesses.ts), what the item says when they disagree, and the last word of
  * the deck's own file where only the file can settle it (`settleFileCheck`).
  */
-import { findLinks, linkAt, type FoundLink } from '../links';
+import { linkAt, type FoundLink } from '../links';
+import { fileSuggestions, fingerprintOf, indexRecord, suggestionText, wordSuggestions, type Suggestion } from './leaves';
 import { atUserPath, expandJsonStrings, locateRecord, membersOf } from './record';
 import { classify, DEFAULT_STATUS_WORDS, LIST_NAME, PARTIAL_WORDS, type DeckState, type StatusWords } from './vocabulary';
 import { failureOf, failureText, handoverOf, placesOf, progressOf, reasonOf, type Failure, type Handover } from './witnesses';
@@ -61,11 +62,26 @@ export interface StatusJudgement {
 	 * say whether the deck is done, so the reader checks it (a ranged GET) and `settleFileCheck` concludes.
 	 * Until then `state` is what the record says without it, so a reader that cannot check is never wrong.
 	 */
-	fileToCheck?: { url: string; path: string; thereNote: string };
+	fileToCheck?: {
+		url: string;
+		path: string;
+		thereNote: string;
+		/** What moves in the record while its job runs (its word, done, links, progress): a reader checks the file again when it changes. */
+		fingerprint: string;
+		/** The record says nothing of its state (no word, no done flag): only the file can tell, so a reader looks again sooner. */
+		wordless: boolean;
+	};
 	/** The deck's file was checked and is not (yet) the deck: why, in words (`the file host answered 404`). */
 	fileMissing?: string;
 	/** Paths the user set that matched nothing in this record (the note says so too; readers add a hint). */
 	pathMisses?: Array<{ option: string; path: string; members: string[] }>;
+	/**
+	 * The record could not be read to the end (no word, a word on no list, a finished word with no file): the
+	 * paths of this very record a person could paste to fix it, with their values (the note says them too).
+	 */
+	suggestions?: { word: Suggestion[]; file: Suggestion[] };
+	/** Where a failed deck's failure was read (`errors`, `data.task_status_msg`), for a record with no word. */
+	failureAt?: string;
 	/** One or two sentences, present only where the witnesses disagree, the word was elsewhere, or a path missed. */
 	note?: string;
 }
@@ -100,7 +116,9 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	const words = context.words ?? DEFAULT_STATUS_WORDS;
 	const paths = context.paths ?? {};
 	const view = expandJsonStrings(body);
-	const located = locateRecord(view, words, paths.word);
+	// read once: every leaf with its path, what it is, and every link (leaves.ts)
+	const index = indexRecord(view, context.resolveAgainst);
+	const located = locateRecord(view, words, paths.word, index);
 	const word = located.word;
 	// Google's operations have no word: `done` says whether the job ended (with `error` or `response`)
 	const ended = located.done;
@@ -110,7 +128,7 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	const places = placesOf(view, located);
 	const failure = failureOf(places);
 	const progress = progressOf(places);
-	const links = findLinks(view, context.resolveAgainst);
+	const links = index.links;
 	// A word that says running or failed is contradicted only by the deck's own file, not by any link
 	const handover = paths.file ? handoverAtPath(view, paths.file, context.resolveAgainst) : handoverOf(links, places, wordState === 'running' || wordState === 'failed');
 	const said = ended !== undefined ? `The operation says done: ${ended}` : `The service said ${word === undefined ? 'no status word' : `"${word}"`}`;
@@ -126,6 +144,7 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		const reason = fromPath ?? why?.reason;
 		if (reason !== undefined) judgement.failureReason = reason;
 		if (why?.code !== undefined) judgement.failureCode = why.code;
+		if (why?.member !== undefined) judgement.failureAt = why.member;
 	};
 	const notes: string[] = [];
 	const conclude = (state: DeckState, note?: string, why?: Failure) => {
@@ -142,11 +161,37 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		if (paths.file && !handover && (state === 'succeeded' || wordState === 'succeeded')) missed('file');
 		if (note) notes.push(note);
 		for (const miss of misses) notes.push(pathMissNote(miss.option, miss.path, miss.members));
+		const unread = unreadPaths(state);
+		if (unread) notes.push(unread);
 		if (judgement.wordAt) notes.push(`(The word was read from ${judgement.wordAt}.)`);
 		if (misses.length) judgement.pathMisses = misses;
 		if (notes.length) judgement.note = notes.join(' ');
 		return judgement;
 	};
+
+	/**
+	 * Where the reading stopped short (no word, a word on no list, a finished deck with no file to hand over): the
+	 * paths of this very record that would settle it, each with what is there now, said at the first such read.
+	 */
+	function unreadPaths(state: DeckState): string | undefined {
+		const finished = state === 'succeeded' || (wordState === 'succeeded' && state !== 'failed');
+		const wordless = word === undefined && ended === undefined;
+		const needsWord = !paths.word && (state === 'unknown' || (state === 'running' && wordless));
+		const needsFile = finished && !judgement.deckUrl && !paths.file;
+		if (!needsWord && !needsFile) return undefined;
+		// the file only where it matters: a finished deck without one, or a record with no word (its file the only witness)
+		const suggestions = { word: needsWord ? wordSuggestions(index, words, located.path, wordless) : [], file: needsFile || (needsWord && wordless && !handover) ? fileSuggestions(index) : [] };
+		const completedBare = needsFile && state === 'succeeded';
+		const said = [
+			...suggestions.word.map((suggestion) => suggestionText(PATH_OPTION.word, suggestion)),
+			...suggestions.file.map((suggestion) => suggestionText(PATH_OPTION.file, suggestion)),
+		];
+		if (said.length) judgement.suggestions = suggestions;
+		// a Completed item with no deckUrl says why, and what to set (issue 45)
+		const why = completedBare ? 'It is completed, but the record links no file to hand over, so the item has no deckUrl.' : '';
+		if (!said.length) return completedBare ? `${why} The record holds no link to set File Link Path to: get the deck from the service itself.` : undefined;
+		return `${why}${why ? ' ' : ''}To read this record, set one of these in the options: ${said.join('; ')}.`;
+	}
 
 	if (word !== undefined && wordState !== 'unknown' && words.own?.includes(wordState)) {
 		const other = failure && wordState !== 'failed' ? `a failure reason (${failure.member}: ${failure.reason})` : handover && wordState !== 'succeeded' ? `the deck to hand over (${handover.path})` : undefined;
@@ -169,7 +214,7 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		if (!handover.link) return conclude('succeeded', thereNote);
 		// The link alone is no deck: what the record says without it stands until the file is seen there.
 		const withoutFile = byWord();
-		withoutFile.fileToCheck = { url: handover.link.url, path: handover.path, thereNote: thereNote ?? '' };
+		withoutFile.fileToCheck = { url: handover.link.url, path: handover.path, thereNote: thereNote ?? '', fingerprint: fingerprintOf(index, { word, done: ended, progress }), wordless: word === undefined && ended === undefined };
 		return withoutFile;
 	}
 	return byWord();
@@ -240,6 +285,15 @@ export function settleFileCheck(judgement: StatusJudgement, check: FileCheck): S
 	return settled;
 }
 
+/**
+ * What a deck's record said, for a sentence that names it (`failed (…)`, `is not finished (…)`): its word; with
+ * none, where its failure was read (`errors`, a flag); never an empty word (issue 43).
+ */
+export function recordSaid(judgement: Pick<StatusJudgement, 'word' | 'failureAt'>): string {
+	if (judgement.word !== undefined && judgement.word.trim() !== '') return `status "${judgement.word}"`;
+	return judgement.failureAt ? `no status word; failure read from ${judgement.failureAt}` : 'no status word';
+}
+
 /** What to do about a word on no list that the deck's file settled (it was completed all the same). */
 function unknownWordAdvice(word: string | undefined, endsInSuccess?: boolean): string {
 	if (word === undefined) return '';
@@ -267,6 +321,13 @@ export function unknownWordHint(word: string, decks: number): string {
 /** Said of a path the user set that matched nothing: which path, and the members the record does have. */
 export function pathMissNote(option: string, path: string, members: string[]): string {
 	return `${option} "${path}" matches nothing in this record; its members: ${members.join(', ') || 'none'}.`;
+}
+
+/** The output pane's words for a record that could not be read to the end: the paths of that record to paste (judgeStatus `suggestions`). */
+export function suggestionsHint(suggestions: { word: Suggestion[]; file: Suggestion[] }, decks: number): string {
+	const said = [...suggestions.word.map((s) => suggestionText(PATH_OPTION.word, s)), ...suggestions.file.map((s) => suggestionText(PATH_OPTION.file, s))];
+	const which = decks === 1 ? 'one deck' : `${decks} decks`;
+	return `The status of ${which} could not be read to the end (${suggestions.word.length ? 'no status word the package knows' : 'no file to hand over'}). In the options, set one of these (the path as written, then what is there now): ${said.join('; ')}.`;
 }
 
 /** The output pane's words for a path that matched nothing (n8n's execution hints). */

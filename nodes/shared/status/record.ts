@@ -3,12 +3,9 @@
  * record puts it, a record written inside a JSON string, and the dot paths a user sets (Status Word Path,
  * File Link Path, Failure Reason Path). Only finding; what the findings mean is judge.ts's.
  */
+import { deepWord, type RecordIndex } from './leaves';
+import { ENUM_LIKE, ENVELOPE_WORDS, isRecord, memberKey, NOT_A_STATE, ownWord, PART_MEMBERS, wordIn, wordRank } from './members';
 import { classify, DEFAULT_STATUS_WORDS, normalise, type StatusWords } from './vocabulary';
-
-export const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
-
-/** A member's name as the tables below write it: lower case, `_` and `-` dropped (`task_status` → `taskstatus`). */
-export const memberKey = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
 
 /** A JSON document inside a string is read up to this size, and this many of them per answer. */
 const MAX_JSON_STRING = 64 * 1024;
@@ -124,80 +121,6 @@ export function membersOf(body: Record<string, unknown>, limit = 24): string[] {
 }
 
 /**
- * How plainly a member's name says it carries the word: a conclusion (`conclusion`, `result_state`: GitHub and
- * Databricks write how a job ended beside a `status` that only says it ended), `status`, `state`, a name ending
- * in either (`task_status`, `jobStatus`, `deck_state`), `phase`, `finish_reason`. Undefined: not a word member.
- */
-export function wordRank(name: string): number | undefined {
-	const key = memberKey(name);
-	if (CONCLUSIONS.has(key)) return -1;
-	if (key === 'status') return 0;
-	if (key === 'state') return 1;
-	if (key.endsWith('status')) return 2;
-	if (key.endsWith('state')) return 3;
-	if (key === 'phase') return 4;
-	// Stability's `finish_reason` (SUCCESS, ERROR, CONTENT_FILTERED): the only word such a record has
-	if (key === 'finishreason') return 5;
-	return undefined;
-}
-
-/** Members that say how a job ended, where a status only says that it did (empty until then). */
-const CONCLUSIONS = new Set(['conclusion', 'outcome', 'resultstate', 'resultstatus']);
-
-/** Members of a status object that carry its word (`"status": {"code": "completed", …}`). */
-const INNER_WORD_MEMBERS = ['code', 'name', 'value', 'state', 'status', 'phase'] as const;
-
-/**
- * A word member's word: its text; in a status object, its conclusion (`state.result_state`), else a text under
- * INNER_WORD_MEMBERS, else a member named for a state (`state.life_cycle_state`); else a number (as text).
- */
-export function wordIn(value: unknown): { word: string; inner?: string; text: boolean } | undefined {
-	if (typeof value === 'string') return value.trim() ? { word: value, text: true } : undefined;
-	if (typeof value === 'number' && Number.isFinite(value)) return { word: String(value), text: false };
-	if (typeof value === 'boolean') return { word: String(value), text: false };
-	if (!isRecord(value)) return undefined;
-	let number: { word: string; inner: string; text: boolean } | undefined;
-	const text = (inner: string) => (typeof value[inner] === 'string' && (value[inner] as string).trim() ? { word: value[inner] as string, inner, text: true } : undefined);
-	for (const inner of Object.keys(value)) if (CONCLUSIONS.has(memberKey(inner)) && text(inner)) return text(inner);
-	for (const inner of INNER_WORD_MEMBERS) {
-		if (text(inner)) return text(inner);
-		const found = value[inner];
-		if (number === undefined && typeof found === 'number' && Number.isFinite(found)) number = { word: String(found), inner, text: false };
-	}
-	for (const inner of Object.keys(value)) if (/(state|status)$/.test(memberKey(inner)) && text(inner)) return text(inner);
-	return number;
-}
-
-/** The status word of one object: the plainest word member with text, else with a number. */
-export function ownWord(place: Record<string, unknown>): { word: string; path: string; text: boolean } | undefined {
-	let best: { word: string; path: string; text: boolean; rank: number } | undefined;
-	for (const [name, value] of Object.entries(place)) {
-		const rank = wordRank(name);
-		if (rank === undefined || typeof value === 'boolean') continue;
-		const found = wordIn(value);
-		if (!found) continue;
-		const score = rank + (found.text ? 0 : 10);
-		if (!best || score < best.rank) best = { word: found.word, path: found.inner ? `${name}.${found.inner}` : name, text: found.text, rank: score };
-	}
-	return best && { word: best.word, path: best.path, text: best.text };
-}
-
-/** Words an envelope says about the request, not the job (`{"status": "success", "data": {…}}`, JSend, Kling's `message: "SUCCEED"`). */
-const ENVELOPE_WORDS = new Set(['success', 'ok', 'succeed']);
-
-/** Members that hold files, results or errors: their own status words are about a part, not the deck. */
-export const PART_MEMBERS = /^(results?|outputs?|files?|exports?|downloads?|artifacts?|assets?|deliverables?|formats?|errors?|failures?|links|_links|meta|metadata|usage|credits|base_?resp)$/i;
-
-/**
- * Members whose text is about something else (prose, names, ids, settings, links): never the state, whatever
- * word their text happens to be (a title "Done", a type "error_report").
- */
-const NOT_A_STATE = /^(title|name|displayname|description|text|prompt|negativeprompt|caption|label|summary|details?|notes?|comments?|reason|.+reason|.+message|.+msg|id|uuid|.*id|ids|type|kind|format|model|mode|version|.*url|.*uri|href|path|filename|language|locale|voice|style|theme|category|tags?|source|target|operation|method|action|step|task|job|event|object)$/;
-
-/** An enum-like value: one to four words of letters and digits joined by `_`, `-` or a space, no prose. */
-const ENUM_LIKE = /^[A-Za-z][A-Za-z0-9]*(?:[ _-][A-Za-z0-9]+){0,3}$/;
-
-/**
  * The state word under a member no list names (Transloadit's `"ok": "ASSEMBLY_EXECUTING"`, sync.ai's `"message":
  * "rendering"`): the first text member of `place` whose value is enum-like and reads as a word of the vocabulary
  * (its last part included: `PREFIX_WORD`), skipping members named for prose, names and settings, and an
@@ -253,9 +176,10 @@ const RECORD_IN_PART = /^(output|result|metadata)$/i;
  * (`{code, message: "Success", data: {task_status, …}}`, JSON:API `data.attributes`, any one object member
  * such as `generation`, a list's one entry), else an enum-like value of the vocabulary under a member no list
  * names (`ok`), else a record held in an `output` or `metadata` member (DashScope, Google operations), else
- * none. An envelope's `status: "success"` beside a `data` record with its own word is the envelope's.
+ * (given the record's index) a word two or more envelopes down (`deepWord`), else none. An envelope's
+ * `status: "success"` beside a `data` record with its own word is the envelope's.
  */
-export function locateRecord(body: Record<string, unknown>, words: StatusWords = DEFAULT_STATUS_WORDS, wordPath?: string): Located {
+export function locateRecord(body: Record<string, unknown>, words: StatusWords = DEFAULT_STATUS_WORDS, wordPath?: string, index?: RecordIndex): Located {
 	if (wordPath) {
 		const at = atUserPath(body, wordPath);
 		const found = wordIn(at?.value);
@@ -283,6 +207,9 @@ export function locateRecord(body: Record<string, unknown>, words: StatusWords =
 		const inner = ownWord(value);
 		if (inner?.text && !ENVELOPE_WORDS.has(normalise(inner.word)) && classify(inner.word, words).state !== 'unknown') return { record: value, prefix: `${name}.`, word: inner.word, path: `${name}.${inner.path}` };
 	}
+	// nothing shallower has a word: two or more envelopes down (Cloudflare's result.default, GraphQL's data.node)
+	const deep = index && deepWord(index, words);
+	if (deep) return { record: deep.place.value, prefix: `${deep.place.path}.`, word: deep.word, path: deep.path };
 	if (own) return { record: body, prefix: '', word: own.word, path: own.path };
 	return typeof body.done === 'boolean' ? { record: body, prefix: '', done: body.done } : { record: body, prefix: '' };
 }

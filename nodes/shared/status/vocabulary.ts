@@ -95,6 +95,7 @@ const RUNNING: readonly Written[] = [
 	['processing', 'Replicate, AssemblyAI, Kling, HeyGen, CloudConvert, Gladia'],
 	['running', 'Runway, Apify, Vertex AI, Azure, Step Functions, DashScope, AWS Batch, Databricks'],
 	['in_progress', 'OpenAI batches and videos, fal (IN_PROGRESS), Azure (InProgress), Synthesia, Didit'],
+	['inprogress', 'Cloudflare Stream (downloads: inprogress, one word)'],
 	['generating', 'the contract’s own reading, kie.ai'],
 	['started', 'SlideSpeak (Celery STARTED), D-ID'],
 	['created', 'D-ID, Transloadit'],

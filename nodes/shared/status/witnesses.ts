@@ -4,7 +4,8 @@
  * hand over. judge.ts weighs them.
  */
 import { bestDeckFile, isPreviewText, namesDeckFile, type FoundLink } from '../links';
-import { isRecord, memberKey, ownWord, PART_MEMBERS, wordRank, type Located } from './record';
+import { isRecord, memberKey, ownWord, PART_MEMBERS, wordRank } from './members';
+import type { Located } from './record';
 import { classify } from './vocabulary';
 
 /** Member names that carry a failure when they have content (compared as memberKey writes them). */
@@ -13,8 +14,8 @@ const FAILURE_MEMBERS = new Set([
 	'errormessage', 'errormsg', 'failmsg', 'errordetail', 'errordetails', 'errorreason', 'errorcode', 'lasterror', 'failurecode', 'failcode',
 ]);
 
-/** Boolean flags that say the deck failed when true. */
-const FAILURE_FLAGS = new Set(['failed', 'errored', 'haserror', 'haserrors', 'iserror']);
+/** Boolean flags that say the deck failed when true (`failed`, `hasErrors`, a record of flags only: `fatalErrorEncountered`). */
+const FAILURE_FLAGS = /^(?!non|not?)((is|has)?(failed|errored|errors?)|\w*(fatal|errorencountered|erroroccurred|failureoccurred)\w*)$/;
 
 /** Members that hold the deliverable itself, when they have content. */
 export const RESULT_MEMBERS = new Set([
@@ -89,7 +90,7 @@ export function failureOf(places: Places): Failure | undefined {
 	for (const [prefix, place] of places) {
 		for (const [name, value] of Object.entries(place)) {
 			const key = memberKey(name);
-			if (FAILURE_FLAGS.has(key) && value === true) flagged ??= `${prefix}${name}`;
+			if (FAILURE_FLAGS.test(key) && value === true) flagged ??= `${prefix}${name}`;
 			if (!FAILURE_MEMBERS.has(key)) continue;
 			const reason = failureText(value);
 			if (reason === undefined) continue;

@@ -3,6 +3,7 @@ import { NodeOperationError, updateDisplayOptions, type IDataObject, type INodeP
 import { displayUrl } from '../../../shared/download';
 import { describeLinks, putDeckLinks } from '../../../shared/links';
 import { judgeDeckStatus } from '../../../shared/n8n/deckStatus';
+import { recordSaid } from '../../../shared/status';
 import { downloadDeckFile, downloadFile, downloadOptions, fileFields, readDownloadSettings, type DownloadedFile } from '../../../shared/n8n/download';
 import { toNodeApiError } from '../../../shared/n8n/errors';
 import { readingOptions, readReading, type ReadingSettings } from '../../../shared/n8n/reading';
@@ -91,7 +92,7 @@ export async function execute(item: ItemContext) {
 		if (judgement.state !== 'succeeded') {
 			const failed = judgement.state === 'failed';
 			const why = [judgement.failureReason, judgement.fileMissing && `its file: ${judgement.fileMissing}`].filter(Boolean).join('; ');
-			const said = `${failed ? 'failed' : 'is not finished'} (status "${judgement.word ?? ''}"${why ? `; ${why}` : ''})`;
+			const said = `${failed ? 'failed' : 'is not finished'} (${recordSaid(judgement)}${why ? `; ${why}` : ''})`;
 			throw new NodeOperationError(ctx.getNode(), `Deck ${taskId} ${said}; nothing to download${failed ? '' : ' yet'}`, {
 				itemIndex,
 				description: [

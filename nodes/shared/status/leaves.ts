@@ -1,0 +1,174 @@
+/**
+ * A status record read once (issue 43): every value it holds, each with the path a person would paste into
+ * Status Word Path or File Link Path, and what it looks like (a link, a word, a flag, a number, text), and every
+ * object it holds with how it is reached (through envelopes only, or through a part of the job: a sub-task, an
+ * input, one export format). The judgement (judge.ts) asks it for the record's links, for the state word at any
+ * depth when nothing shallower gives one, for what moved between two reads, and for the paths to suggest when
+ * the built-in reading finds no word or no file. It is built from the answer with its JSON strings read through
+ * (record.ts expandJsonStrings), in document order, with bounds: a record is a service's answer, not a dataset.
+ */
+import { isDeliverable, mayBeTheFile, urlOf, type FoundLink } from '../links';
+import { ENUM_LIKE, ENVELOPE_WORDS, memberKey, NOT_A_STATE, ownWord, wordRank } from './members';
+import { classify, normalise, type StatusWords } from './vocabulary';
+
+export type LeafKind = 'link' | 'word' | 'flag' | 'number' | 'text' | 'empty';
+
+export interface Leaf {
+	/** As Status Word Path and File Link Path take it: `result.default.status`, `data.files[0].url`. */
+	path: string;
+	/** The member it is under (a list's own name for its entries). */
+	name: string;
+	value: string | number | boolean | null;
+	kind: LeafKind;
+	/** Objects and lists above it: 0 for a member of the answer itself. */
+	depth: number;
+	/** A link's absolute address (a root-relative one resolved against the status URL). */
+	url?: string;
+	/** Reached through envelopes only, as Place.envelope. */
+	envelope: boolean;
+}
+
+export interface Place {
+	/** '' for the answer itself. */
+	path: string;
+	value: Record<string, unknown>;
+	depth: number;
+	/**
+	 * Reached from the answer through envelopes only (objects, and lists of one entry), never through a part of
+	 * the job (SUB_PARTS: a sub-task, an input file, one export format, its errors): where the job's own record
+	 * may sit.
+	 */
+	envelope: boolean;
+}
+
+export interface RecordIndex {
+	leaves: Leaf[];
+	/** Every object, the answer first, shallowest first. */
+	places: Place[];
+	/** Every link, in document order, with its path (as links.ts findLinks reads them). */
+	links: FoundLink[];
+}
+
+const MAX_DEPTH = 8;
+const MAX_LEAVES = 2_000;
+
+/**
+ * Members that hold a part of the job (its steps, its inputs, one format of its output, the files, the errors,
+ * the bookkeeping), whose own status words are about that part: a word found under one is never the job's
+ * (CloudConvert's `tasks[]`, Transloadit's `uploads[]`, a deck's `formats.pdf`). A list of more than one entry is
+ * such a part too, whatever its name.
+ */
+const SUB_PARTS =
+	/^(tasks?|sub_?tasks?|steps?|stages?|jobs|children|uploads?|inputs?|sources?|formats?|exports?|files?|outputs|results|downloads?|artifacts?|assets?|deliverables?|variants|errors?|failures?|warnings?|messages|links|_links|meta|metadata|usage|credits|base_?resp|extensions|billing|pagination)$/i;
+
+function kindOf(value: string | number | boolean | null, url: string | undefined): LeafKind {
+	if (value === null || value === '') return 'empty';
+	if (typeof value === 'boolean') return 'flag';
+	if (typeof value === 'number') return 'number';
+	if (url) return 'link';
+	return value.length <= 48 && ENUM_LIKE.test(value.trim()) ? 'word' : 'text';
+}
+
+/** The record's index: its leaves and links in document order, its objects shallowest first. */
+export function indexRecord(view: Record<string, unknown>, resolveAgainst?: string): RecordIndex {
+	const leaves: Leaf[] = [];
+	const places: Place[] = [];
+	const visit = (value: unknown, path: string, name: string, depth: number, envelope: boolean): void => {
+		if (leaves.length >= MAX_LEAVES) return;
+		if (value === null || typeof value !== 'object') {
+			if (!path || value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') return;
+			const leafValue = value as string | number | boolean | null;
+			const url = typeof leafValue === 'string' ? urlOf(leafValue, resolveAgainst) : undefined;
+			leaves.push({ path, name, value: leafValue, kind: kindOf(leafValue, url), depth, envelope, ...(url ? { url } : {}) });
+			return;
+		}
+		if (depth >= MAX_DEPTH) return;
+		if (Array.isArray(value)) {
+			// a list's one entry may be the record (AWS Batch's `jobs[0]`); several entries are parts
+			value.forEach((entry, index) => visit(entry, `${path}[${index}]`, name, depth + 1, envelope && value.length === 1));
+			return;
+		}
+		const record = value as Record<string, unknown>;
+		places.push({ path, value: record, depth, envelope });
+		for (const [member, inner] of Object.entries(record)) {
+			visit(inner, path ? `${path}.${member}` : member, member, depth + 1, envelope && !SUB_PARTS.test(member));
+		}
+	};
+	visit(view, '', '', 0, true);
+	places.sort((a, b) => a.depth - b.depth);
+	const links = leaves.flatMap((leaf) => (leaf.url ? [{ path: leaf.path, url: leaf.url }] : []));
+	return { leaves, places, links };
+}
+
+/**
+ * The state word at any depth (Cloudflare's `result.default.status`, a GraphQL answer's `data.node.status`), for a
+ * record whose answer and first envelope give none: the plainest word member (status, state, …) of the shallowest
+ * object reached through envelopes only, two or more levels down, whose text is a word of the vocabulary.
+ */
+export function deepWord(index: RecordIndex, words: StatusWords): { place: Place; word: string; path: string } | undefined {
+	for (const place of index.places) {
+		if (place.depth < 2 || !place.envelope) continue;
+		const found = ownWord(place.value);
+		if (!found?.text || !ENUM_LIKE.test(found.word.trim()) || ENVELOPE_WORDS.has(normalise(found.word))) continue;
+		const reading = classify(found.word, words);
+		if (reading.state === 'unknown' && !reading.endsInSuccess) continue;
+		return { place, word: found.word, path: `${place.path}.${found.path}` };
+	}
+	return undefined;
+}
+
+/** A path to paste, with what is there now. */
+export interface Suggestion {
+	path: string;
+	value: string;
+}
+
+const SUGGESTED = 3;
+
+/**
+ * Where this record's state word could be, for Status Word Path: its enum-like values (one to four words, no
+ * prose), those under a member named for a state first (status, state, phase…), then those that read as a word
+ * of the vocabulary, then (`broad`: the record has no word at all) any other, those under a part of the job
+ * (its bookkeeping, its inputs) last; shallowest first within each;
+ * never a member about something else (a title, an id, a type), an envelope's word about the request, nor the
+ * word already read (`read`).
+ */
+export function wordSuggestions(index: RecordIndex, words: StatusWords, read: string | undefined, broad: boolean): Suggestion[] {
+	const rank = (leaf: Leaf): number | undefined => {
+		if (leaf.kind !== 'word' || leaf.path === read || NOT_A_STATE.test(memberKey(leaf.name)) || ENVELOPE_WORDS.has(normalise(String(leaf.value)))) return undefined;
+		if (wordRank(leaf.name) !== undefined) return 0;
+		const reading = classify(String(leaf.value), words);
+		if (reading.state !== 'unknown' || reading.endsInSuccess) return 1;
+		// any other value, only where the record has no word at all: under envelopes before a part of the job
+		return broad ? (leaf.envelope ? 2 : 3) : undefined;
+	};
+	return index.leaves
+		.map((leaf, order) => ({ leaf, order, rank: rank(leaf) }))
+		.filter((candidate): candidate is { leaf: Leaf; order: number; rank: number } => candidate.rank !== undefined)
+		.sort((a, b) => a.rank - b.rank || a.leaf.depth - b.leaf.depth || a.order - b.order)
+		.slice(0, SUGGESTED)
+		.map(({ leaf }) => ({ path: leaf.path, value: String(leaf.value) }));
+}
+
+/**
+ * Where this record's deck file could be, for File Link Path: its links, a deliverable first (one that names a
+ * file, a download or an export), never a preview, a page of the service's app or an API address.
+ */
+export function fileSuggestions(index: RecordIndex): Suggestion[] {
+	const candidates = index.links.filter(mayBeTheFile);
+	return [...candidates.filter((link) => isDeliverable(link)), ...candidates.filter((link) => !isDeliverable(link))]
+		.slice(0, SUGGESTED)
+		.map((link) => ({ path: link.path, value: link.url }));
+}
+
+/** `Status Word Path \`result.default.status\` is "inprogress"`: one suggestion as the note and the hint write it. */
+export function suggestionText(option: string, suggestion: Suggestion): string {
+	const value = suggestion.value.length > 90 ? `${suggestion.value.slice(0, 87)}…` : suggestion.value;
+	return `${option} \`${suggestion.path}\` is ${JSON.stringify(value)}`;
+}
+
+/** The members of a record that move while a job runs (its word, its `done`, its links, its progress), as one text. */
+export function fingerprintOf(index: RecordIndex, parts: { word?: string; done?: boolean; progress?: string }): string {
+	const links = index.links.map((link) => `${link.path}=${link.url.split('?')[0]}`).join(',');
+	return `${parts.word ?? ''}\u0000${parts.done ?? ''}\u0000${parts.progress ?? ''}\u0000${links}`;
+}
