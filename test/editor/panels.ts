@@ -74,7 +74,7 @@ const toolCreateFields = (buysWithoutReview: boolean) => [
 const CREATE_FROM_ITEM = ['Resource', 'Operation', NOTICE_BUYS, NOTICE_REQUIRED, 'Brief From', 'Input Field With Brief', 'Expected Credits', 'Max Credits', 'Confirm Slide Surcharge'];
 
 const deck = (operation: string) => ({ resource: 'deck', operation });
-const NOTICE_RECOVER = 'Notice: Sends again, byte for byte, a purchase n8n logged';
+const NOTICE_RECOVER = 'Notice: Sends, byte for byte, a purchase recorded before it was sent';
 
 export const PANELS: Panel[] = [
 	// A node added now (version 1.1), every operation
@@ -86,7 +86,7 @@ export const PANELS: Panel[] = [
 		node: 'deckGen',
 		version: 1.1,
 		parameters: deck('recover'),
-		added: { node: 'Deck Generator', action: 'Recover a purchase from the log' },
+		added: { node: 'Deck Generator', action: 'Recover a recorded purchase' },
 		fields: ['Resource', 'Operation', NOTICE_RECOVER, 'Purchase From', 'Logged Purchase', SPLIT, 'Options'],
 		outputs: PAYMENT,
 		toFill: ['Logged Purchase'],

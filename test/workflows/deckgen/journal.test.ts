@@ -191,6 +191,7 @@ describe('Issue 44: Record Without Sending, and Recover Purchase from a journal 
 		const reused = await runWith(sim, sendRows(), key, [asStored(33, record(fixed, 'Second'))]);
 		const [held] = jsonOf(reused.output(DECK_NODE, 3)) as Array<{ error: Record<string, unknown> }>;
 		expect(held.error).toMatchObject({ rowId: 33, retryable: false, message: `The service holds another request under Idempotency-Key ${fixed}: nothing was bought` });
+		expect((reused.output(DECK_NODE, 3)[0].json as { message: string }).message).toMatch(/^Journal row 33 is whole and unchanged, but the service stored a different body/);
 
 		sim.control.setFaults([{ method: 'POST', path: '/v1/decks', kind: 'drop-after-commit' }]);
 		const lost = await runWith(sim, sendRows(), key, [asStored(34, record(`k-lost-${Date.now()}`, 'Lost'))]);

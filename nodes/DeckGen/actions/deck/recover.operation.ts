@@ -17,7 +17,7 @@ import { sendMutation, type ItemContext } from '../send';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Sends again, byte for byte, a purchase n8n logged before sending it ("Deck Generator: sending purchase …"). The service replays it: you get the deck’s taskId and pay nothing. Only if the first request never reached the service does this buy it, now and once.',
+			'Sends, byte for byte, a purchase recorded before it was sent: a line n8n logged ("Deck Generator: sending purchase …") or a purchase journal’s row (Record Without Sending). The service replays it: you get the deck’s taskId and pay nothing. Only if it never received the purchase does this buy it, now and once.',
 		name: 'recoverNotice',
 		type: 'notice',
 		default: '',
@@ -110,9 +110,18 @@ export async function execute(item: ItemContext) {
 	}
 }
 
-/** The row a failed send was read from, on the error item too (`error.rowId`): a sweeper marks that row (docs/at-scale.md). */
+/**
+ * The row a failed send was read from, on the error item too (`error.rowId`): a sweeper marks that row
+ * (docs/at-scale.md). A key the service holds with another body is said of the row, not of a logged line.
+ */
 function withRow(error: NodeError, rowId: number | string | undefined): NodeError {
-	if (rowId !== undefined) error.context.rowId = rowId;
+	if (rowId === undefined) return error;
+	error.context.rowId = rowId;
+	if (String(error.context?.reason ?? '').includes('idempotency_key_reused')) {
+		error.description =
+			`Journal row ${rowId} is whole and unchanged, but the service stored a different body under its Idempotency-Key: another purchase used the same key, ` +
+			`and this row's purchase was not bought under it. The row cannot be sent as it is: mark it refused.`;
+	}
 	return error;
 }
 
