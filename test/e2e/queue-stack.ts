@@ -17,6 +17,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import type { Flavor } from './n8n-install';
 import { freePort, installCommunityPackage, n8nFetch, N8nInstance, startN8n } from './n8n-instance';
 import { signalGroup, spawnOwned, type OwnedProcess } from './owned-process';
 
@@ -243,6 +244,8 @@ export interface Worker {
 
 export interface QueueStackOptions {
 	packageDir: string;
+	/** n8n 2.41.1 (default); `v1` runs the stack on 1.123.81 (queue.e2e.ts with DECKGEN_E2E_FLAVORS=v1, by hand) */
+	flavor?: Flavor;
 	workers?: number;
 	/** jobs per worker (`n8n worker --concurrency`); n8n's default 10 */
 	concurrency?: number;
@@ -393,7 +396,7 @@ export async function startQueueStack(o: QueueStackOptions): Promise<QueueStack>
 		const encryptionKey = crypto.randomBytes(24).toString('hex');
 		const env = { ...queueEnv({ redis, postgres, encryptionKey }), ...o.env };
 		const mainEnv = { ...env, ...o.mainEnv };
-		let main = await startN8n({ flavor: 'v2', packageDir: o.packageDir, userFolder: path.join(dir, 'main'), env: mainEnv });
+		let main = await startN8n({ flavor: o.flavor ?? 'v2', packageDir: o.packageDir, userFolder: path.join(dir, 'main'), env: mainEnv });
 		stops.push(() => main.stop());
 		const workers: Worker[] = [];
 		let started = 0;
@@ -432,7 +435,7 @@ export async function startQueueStack(o: QueueStackOptions): Promise<QueueStack>
 				}
 				await old.stop(); // the user folder was given: kept
 				// the package is installed in the user folder already; the new instance names its node types as the old did
-				main = await startN8n({ flavor: 'v2', userFolder: old.userFolder, port: old.port, brokerPort: old.brokerPort, env: mainEnv });
+				main = await startN8n({ flavor: o.flavor ?? 'v2', userFolder: old.userFolder, port: old.port, brokerPort: old.brokerPort, env: mainEnv });
 				Object.assign(main, { nodeTypePrefix: old.nodeTypePrefix, packageName: old.packageName });
 				stack.main = main;
 				return { downSeconds: (Date.now() - t) / 1000 };
