@@ -1,6 +1,7 @@
 /**
- * The record of a purchase, written to n8n's log before the purchase is sent (issue 33), and read
- * back by Deck → Recover Purchase.
+ * The record of a purchase, written to n8n's log before the purchase is sent (issue 33), or output
+ * as a purchase journal's row instead of being sent (issue 44, below), and read back from either by
+ * Deck → Recover Purchase.
  *
  * In queue mode n8n ends the execution of a worker that died and replaces everything it had saved
  * with the error alone; a deck bought in that execution is then named nowhere n8n keeps. The
