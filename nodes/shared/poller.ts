@@ -172,10 +172,13 @@ export interface PollerOptions {
 
 /**
  * A link whose file was not there is checked again at once when anything that matters in the record moves (its
- * word, its done flag, its links, its progress: status/judge.ts `fingerprint`), else after this long; a record that
- * says nothing of its state (no word) sooner: one poll interval, then twice as long each time, up to this long.
- * Issue 43: a record with no word whose file was checked once was not looked at again for a minute while the
- * service said "ready".
+ * word, its done flag, its links, its progress: status/judge.ts `fingerprint`), else after this long. A record that
+ * says nothing of its state (no word, no done flag) has only its file to tell: it is checked at every read of the
+ * deck. Reads of one deck come one poll interval apart at the closest, and the schedule above reads a running
+ * deck rarely, so that costs at most one file request per status read (`npm run bench`, earlyFile). A wait between
+ * checks would make a finished deck read as running and go to the back of the queue: measured, it ended a batch of
+ * 1,000 such decks five minutes late (issue 43: a record with no word was checked once, then not for a minute,
+ * while the service said "ready").
  */
 export const FILE_RECHECK_MS = 60_000;
 
@@ -184,8 +187,8 @@ interface Deck {
 	report: DeckReport;
 	lastReadAt: number;
 	done: boolean;
-	/** The last check of its file that found it not there: of which record (its fingerprint), when, why, and the wait before the next. */
-	lastFileCheck?: { key: string; at: number; check: FileCheck; waitMs: number };
+	/** The last check of its file that found it not there: of which record (its fingerprint), when, and why. */
+	lastFileCheck?: { key: string; at: number; check: FileCheck };
 	/** A path the user set matched nothing in its record, and it was said (onReadingNote). */
 	pathMissNoted?: boolean;
 	/** Its record could not be read to the end (no word, a word on no list, no file), and it was said (onReadingNote). */
@@ -507,8 +510,7 @@ async function read(poller: Poller, queue: Queue, state: Pass, deck: Deck): Prom
 /**
  * The judgement of a status answer (undefined for a failed read), with its file checked where only the file
  * can say (`fileToCheck`): again at once when the record moved since the last check found nothing, else after
- * FILE_RECHECK_MS (a record with no word: after a wait that starts at the poll interval and doubles up to it); in
- * between the last finding stands.
+ * FILE_RECHECK_MS (a record with no word: at every read); in between the last finding stands.
  */
 async function judge(poller: Poller, deck: Deck, result: CallResult): Promise<StatusJudgement | undefined> {
 	const { outcome } = result;
@@ -520,13 +522,10 @@ async function judge(poller: Poller, deck: Deck, result: CallResult): Promise<St
 	if (!pending || !poller.checkFile) return judgement;
 	const key = `${pending.fingerprint}\u0000${pending.path}\u0000${pending.url.split('?')[0]}`;
 	const last = deck.lastFileCheck;
-	if (last && last.key === key && poller.now() - last.at < last.waitMs) return settleFileCheck(judgement, last.check);
+	if (last && !pending.wordless && last.key === key && poller.now() - last.at < FILE_RECHECK_MS) return settleFileCheck(judgement, last.check);
 	const check = await poller.checkFile(pending.url);
 	if (check.there) delete deck.lastFileCheck;
-	else {
-		const waitMs = !pending.wordless ? FILE_RECHECK_MS : last?.key === key ? Math.min(last.waitMs * 2, FILE_RECHECK_MS) : deck.spec.intervalMs;
-		deck.lastFileCheck = { key, at: poller.now(), check, waitMs };
-	}
+	else deck.lastFileCheck = { key, at: poller.now(), check };
 	return settleFileCheck(judgement, check);
 }
 

@@ -4,10 +4,10 @@
  * (what a user's n8n spends), the server's work does not delay the poller's timers, and the two
  * share the machine's two cores the way a client and a remote service would.
  */
-import { start, type Limits, type Simulator } from '../simulator';
+import { start, type Limits, type ProfileChoices, type Simulator } from '../simulator';
 
 export type Request =
-	| { id: number; type: 'start'; seed: number; speed: number; limits?: Partial<Limits> }
+	| { id: number; type: 'start'; seed: number; speed: number; limits?: Partial<Limits>; choices?: Partial<ProfileChoices> }
 	| { id: number; type: 'seed'; count: number }
 	| { id: number; type: 'stats'; intervalMs: number }
 	| { id: number; type: 'stop' };
@@ -44,6 +44,8 @@ export interface StatsReply {
 	readsPer100S: number[];
 	/** CPU of this process since the simulator started, ms. */
 	cpuMs: number;
+	/** Requests for a deck's file (the API's and the storage's): the file checks a wait made, and downloads. */
+	fileRequests: number;
 }
 
 let sim: Simulator | undefined;
@@ -81,6 +83,7 @@ function stats(intervalMs: number): StatsReply {
 		lastReadAt: lastAt,
 		readsPer100S: perHundredSeconds(reads),
 		cpuMs: (cpu.user + cpu.system) / 1000,
+		fileRequests: sim!.fileRequests.length + sim!.storage.requests.length,
 	};
 }
 
@@ -99,7 +102,7 @@ async function handle(request: Request): Promise<unknown> {
 	switch (request.type) {
 		case 'start':
 			await sim?.close();
-			sim = await start({ seed: request.seed, clock: { speed: request.speed }, limits: request.limits });
+			sim = await start({ seed: request.seed, clock: { speed: request.speed }, limits: request.limits, choices: request.choices });
 			cpuAtStart = process.cpuUsage();
 			return { url: sim.url, apiKey: sim.keys.personal } satisfies StartReply;
 		case 'seed': {

@@ -40,6 +40,11 @@ export function createControl(state: SimState): SimulatorControl {
 			if (!deck) throw new Error(`holdDeck: no deck ${taskId}`);
 			deck.held = held || undefined;
 		},
+		setFileReady: (taskId, ready) => {
+			const deck = state.decks.byId(taskId);
+			if (!deck) throw new Error(`setFileReady: no deck ${taskId}`);
+			deck.fileReady = ready || undefined;
+		},
 		deck: (taskId) => state.decks.snapshot(taskId, state.now()),
 		advance: (ms) => state.clock.advance(ms),
 		now: () => state.now(),

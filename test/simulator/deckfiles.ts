@@ -108,6 +108,36 @@ export function inputDocument(taskId: string): ServedFile {
 	};
 }
 
+/**
+ * The data files a job's record links beside (or instead of) its output, served as their hosts serve them: real
+ * bodies of their own format, never a deck (issue 43). `partial-data`: the JSONL a failed Shopify bulk operation
+ * links (`partialDataUrl`, the rows read before it failed); `logs`: a run's log archive (a ZIP, as GitHub's
+ * `logs_url` answers, with one text file per job step: a ZIP, but no presentation in it); `vtt` and `srt`: the
+ * subtitle files a transcription job writes beside its transcript.
+ */
+export type DataFileKind = 'partial-data' | 'logs' | 'vtt' | 'srt';
+
+export function dataFile(kind: DataFileKind, taskId: string): ServedFile {
+	switch (kind) {
+		case 'partial-data': {
+			const rows = [1, 2, 3].map((n) => JSON.stringify({ id: `gid://shopify/Slide/${n}`, title: `Slide ${n} of deck ${taskId}`, __parentId: `gid://shopify/Deck/${taskId}` }));
+			return { data: Buffer.from(`${rows.join('\n')}\n`), contentType: 'application/jsonl' };
+		}
+		case 'logs':
+			return {
+				data: zip([
+					{ name: 'build-deck/1_Set up job.txt', data: Buffer.from(`2026-01-05T09:00:01Z Current runner version: '2.321.0'\n2026-01-05T09:00:01Z Job for deck ${taskId}\n`) },
+					{ name: 'build-deck/2_Generate deck.txt', data: Buffer.from(`2026-01-05T09:00:02Z ##[group]Run deckgen build\n2026-01-05T09:00:09Z ##[endgroup]\n`) },
+				]),
+				contentType: 'application/zip',
+			};
+		case 'vtt':
+			return { data: Buffer.from(`WEBVTT\n\n1\n00:00:00.000 --> 00:00:04.000\nSlide 1 of deck ${taskId}\n`), contentType: 'text/vtt' };
+		case 'srt':
+			return { data: Buffer.from(`1\n00:00:00,000 --> 00:00:04,000\nSlide 1 of deck ${taskId}\n`), contentType: 'application/x-subrip' };
+	}
+}
+
 /** The S3 error document for a key that does not exist (a 404, or a 200 from a misconfigured host). */
 export function noSuchKeyXml(key: string): string {
 	return `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message><Key>${key}</Key></Error>`;

@@ -50,6 +50,8 @@ export interface Deck {
 	statusOverride?: string;
 	/** Held still running (control.holdDeck) until released: a test's way to keep a deck in progress. */
 	held?: boolean;
+	/** Its file is served already, whatever its record says (control.setFileReady): a record that lags its file. */
+	fileReady?: boolean;
 	/** Status reads answered so far, the lagging ones included (ReadLag counts them). */
 	statusReads?: number;
 }

@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { KeyRecord, Principal } from './accounts';
 import { parseScopes } from './auth';
 import { iso, startOfNextMonth } from './clock';
-import { INTERMEDIATE_AUDIO, PREVIEW_PNG, inputDocument, servedDeckFile, type DeckFormat, type ServedFile } from './deckfiles';
+import { INTERMEDIATE_AUDIO, PREVIEW_PNG, dataFile, inputDocument, servedDeckFile, type DataFileKind, type DeckFormat, type ServedFile } from './deckfiles';
 import { deckState, endingOf, type Deck } from './decks';
 import { checkFile, fileIssue, sha256 } from './materials';
 import type { Part } from './multipart';
@@ -23,7 +23,7 @@ import { DEFAULT_SLIDE_COUNT, priceDrift, quoteCreate, quoteRevision, quoteTrans
 import { conflict, notFound, problem, validationFailed, type ValidationIssue } from './problem';
 import { contentRange, rangeOf, unsatisfiedRange } from './ranges';
 import { json, raw, type Reply } from './reply';
-import { FAILURE_REASONS, PARTIAL_REASON, serviceCreated, serviceStatus, type DeckView, type ServiceAnswer } from './services';
+import { FAILURE_REASONS, PARTIAL_REASON, serviceCreated, serviceStatus, withoutWord, type DeckView, type ServiceAnswer } from './services';
 import type { SimState } from './state';
 
 export interface Call {
@@ -171,7 +171,8 @@ export function getStatus(call: Call): Reply {
 	if (lag && ((lag.reads !== undefined && reads <= lag.reads) || (lag.ms !== undefined && now - deck.createdAt < lag.ms))) return notFound();
 	if (state.profile.service !== 'none') {
 		const view = deckView(state, deck, now);
-		const answer = serviceStatus(state.profile.service, view);
+		const served = serviceStatus(state.profile.service, view);
+		const answer = state.profile.omitStatusWord && served.body ? { ...served, body: withoutWord(state.profile.service, served.body) } : served;
 		const extras = state.profile.statusExtras?.(view);
 		return answered(extras && answer.body ? { ...answer, body: { ...answer.body, ...extras } } : answer);
 	}
@@ -183,7 +184,7 @@ export function getStatus(call: Call): Reply {
 	const partial = s.phase === 'succeeded' && deck.job.partial === true;
 	return json(200, enveloped(state, {
 		taskId: deck.taskId,
-		...statusField(state, deck.statusOverride ?? (partial ? 'partial' : words[s.phase])),
+		...(state.profile.omitStatusWord ? {} : statusField(state, deck.statusOverride ?? (partial ? 'partial' : words[s.phase]))),
 		progress: s.progress,
 		version: deck.version,
 		max_versions: deck.maxVersions,
@@ -229,10 +230,16 @@ function deckView(state: SimState, deck: Deck, now: number): DeckView {
 		preview: (n) => state.storage.put(`/decks/${deck.taskId}/v${deck.version}/preview-${n}.png`, { data: PREVIEW_PNG, contentType: 'image/png' }),
 		input: () => state.storage.put(`/inputs/${deck.taskId}/brief.docx`, inputDocument(deck.taskId)),
 		audio: () => state.storage.put(`/decks/${deck.taskId}/v${deck.version}/narration.wav`, INTERMEDIATE_AUDIO),
+		dataFile: (kind) => state.storage.put(dataFilePath(deck, kind), dataFile(kind, deck.taskId)),
+		futureDataFile: (kind) => state.storage.urlFor(dataFilePath(deck, kind)),
 		appPage: `${APP}/decks/${deck.taskId}`,
 		statusUrl: `${state.publicUrl}/v1/decks/${encodeURIComponent(deck.taskId)}/status`,
 	};
 }
+
+/** Where a deck's data file is on the storage stand-in (partial rows, a log archive, subtitles). */
+const DATA_FILE_NAMES: Record<DataFileKind, string> = { 'partial-data': 'partial-data.jsonl', logs: 'logs.zip', vtt: 'subtitles.vtt', srt: 'subtitles.srt' };
+const dataFilePath = (deck: Deck, kind: DataFileKind) => `/decks/${deck.taskId}/v${deck.version}/${DATA_FILE_NAMES[kind]}`;
 
 /** A failed deck's reason (by its failure kind), where the profile puts it (`failureMember`). */
 function failureRecord(state: SimState, deck: Deck): Record<string, unknown> {
@@ -255,13 +262,14 @@ export function deckFileName(deck: Deck, format: DeckFormat): string {
 
 /**
  * Whether a deck's file is at its address now: once the deck succeeded (a partial deck's pdf never), or, with
- * `fileWhileRunning: 'ready'`, already before it is done (a service whose word lags its file). A failed deck's
- * file never is, whatever its record links.
+ * `fileWhileRunning: 'ready'` or since `control.setFileReady`, already before it is done (a service whose word,
+ * or whose whole record, lags its file). A failed deck's file never is, whatever its record links.
  */
 function fileIsThere(state: SimState, deck: Deck, format: DeckFormat, now: number): boolean {
 	const phase = deckState(deck, now).phase;
-	if (format === 'pdf' && deck.job.partial && phase === 'succeeded') return false;
-	return phase === 'succeeded' || ((phase === 'queued' || phase === 'running') && state.profile.fileWhileRunning === 'ready');
+	if (format === 'pdf' && deck.job.partial && (phase === 'succeeded' || deck.fileReady)) return false;
+	const early = state.profile.fileWhileRunning === 'ready' || deck.fileReady === true;
+	return phase === 'succeeded' || ((phase === 'queued' || phase === 'running') && early);
 }
 
 /** What the deck's file address serves once the file is there: the deck's bytes, or the profile's `fileContent`. */

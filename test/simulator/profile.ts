@@ -123,6 +123,12 @@ export interface ProfileChoices {
 	 */
 	fileWhileRunning: 'missing' | 'ready';
 	/**
+	 * The status record without its word (issue 43): the profile's status member left out, or a service shape's
+	 * word members (its `wordAt`, `conclusionAt`, `failedWordAt`). Everything else as served: the record's link,
+	 * progress and flags, and the file at its address, are all a reader has. Not part of a profile: a test choice.
+	 */
+	omitStatusWord: boolean;
+	/**
 	 * Where a failed deck's record gives its reason (the status fields are not shown): `error` = `error: {code,
 	 * message}`; `failureReason` = a text; `errors` = `errors: [{code, message}]`; `failure` = `failure: {reason}`.
 	 */
@@ -196,6 +202,7 @@ export const PROFILES = {
 		fileLength: 'content-length',
 		fileContent: 'deck',
 		fileWhileRunning: 'missing',
+		omitStatusWord: false,
 		failureMember: 'error',
 		optionLinks: 'url',
 		linksWhileRunning: false,
@@ -230,6 +237,7 @@ export const PROFILES = {
 		fileLength: 'content-length',
 		fileContent: 'deck',
 		fileWhileRunning: 'missing',
+		omitStatusWord: false,
 		failureMember: 'error',
 		optionLinks: 'url',
 		linksWhileRunning: false,

@@ -10,6 +10,7 @@
 // answer (inside the service's envelope where it has one), problem+json for every refusal, the deck files at
 // their usual endpoints. The profile's other choices (fileLinks, fileLength, paths, the failure dialect, …)
 // keep applying underneath.
+import type { DataFileKind } from './deckfiles';
 import type { FailureKind } from './types';
 
 export type ServiceShape =
@@ -38,7 +39,13 @@ export type ServiceShape =
 	| 'transloadit'
 	| 'meshy'
 	| 'did'
-	| 'revai';
+	| 'revai'
+	| 'cloudflare'
+	| 'shopify'
+	| 'remotion'
+	| 'github'
+	| 'databricks'
+	| 'transcribe';
 
 export const FAILURE_KINDS: readonly FailureKind[] = ['error', 'timeout', 'aborted', 'cancelled', 'moderated'];
 
@@ -81,6 +88,14 @@ export interface DeckView {
 	input(): string;
 	/** An intermediate audio file (a narration WAV), on the storage stand-in: never the deck. */
 	audio(): string;
+	/**
+	 * A data file of the job, on the storage stand-in, served as its host serves it (issue 43): a failed bulk
+	 * operation's partial rows (JSONL), a run's log archive (a ZIP with no presentation in it), subtitles (VTT,
+	 * SRT). Never the deck.
+	 */
+	dataFile(kind: DataFileKind): string;
+	/** The address that data file will have, named before it exists: 404 (S3's NoSuchKey) until `dataFile` put it. */
+	futureDataFile(kind: DataFileKind): string;
 	/** The deck's page in the app (not the file). */
 	appPage: string;
 	/** This deck's status URL on the API origin. */
@@ -108,8 +123,21 @@ export interface ServiceShapeSpec {
 	kind: ServiceKind;
 	/** HTTP status of a poll while the deck is queued or running (200, or 202 with an empty body). */
 	runningStatus: 200 | 202;
-	/** Path of the status word; undefined where the shape has no word (its finished record says `finish_reason`). */
+	/** Path of the status word; undefined where the shape has no word, only flags (`flags`). */
 	wordAt?: string;
+	/**
+	 * Where an ended record says how it ended, where the word at `wordAt` only says that it did (issue 43: GitHub's
+	 * `conclusion` beside `status: "completed"`, Databricks' `status.termination_details.code` beside `TERMINATED`).
+	 * `words.succeeded`, `partial` and `failed` are the words there; `endedWord` is the word at `wordAt` then.
+	 */
+	conclusionAt?: string;
+	endedWord?: string;
+	/**
+	 * A shape with no word at all (`wordAt` undefined): the flags that say where the job is, as each record of an
+	 * outcome matches them (Veo's `done`; Remotion's `done` beside `fatalErrorEncountered`, a failed render being
+	 * `done: false`).
+	 */
+	flags?: { running: Record<string, unknown>; succeeded: Record<string, unknown>; failed: Record<string, unknown> };
 	/**
 	 * Where a failed record of a kind has its word when not at `wordAt` (Transloadit: no `ok` on an Assembly that
 	 * ended in error, its code under `error`).
@@ -144,8 +172,8 @@ export interface ServiceShapeSpec {
 	 * NoSuchKey) until the deck succeeded, and forever for a failed deck. `runningLinksAt` names those paths too.
 	 */
 	fileBeforeReady?: boolean;
-	/** How progress is given: not at all, a percentage, a fraction while running only. */
-	progress: { at?: string; scale: 'none' | 'percent' | 'fraction-while-running' };
+	/** How progress is given: not at all, a percentage, a fraction while running only, a fraction (1 when done). */
+	progress: { at?: string; scale: 'none' | 'percent' | 'fraction-while-running' | 'fraction' };
 	/** Top-level members that say "success" about the request beside a failed deck (envelopes). */
 	envelopeSuccess?: Record<string, unknown>;
 	/** The create answer: its status and where the service's own id is, or a resource name ending in it (`taskId` is there too). */
@@ -841,6 +869,7 @@ const veo: ShapeDef = {
 		kind: 'video',
 		runningStatus: 200,
 		words: { queued: [], running: [], succeeded: 'done: true', partial: 'done: true', failed: allKinds('done: true') },
+		flags: { running: {}, succeeded: { done: true }, failed: { done: true } },
 		reasonAt: { error: 'error.message', timeout: 'error.message', aborted: 'error.message', cancelled: 'error.message', moderated: 'response.generateVideoResponse.raiMediaFilteredReasons[0]' },
 		deckLinksAt: ['response.generateVideoResponse.generatedSamples[0].file.uri', 'response.generateVideoResponse.generatedSamples[1].file.uri'],
 		otherLinksAt: [],
@@ -1304,6 +1333,439 @@ function revaiBase(v: DeckView): Record<string, unknown> {
 	return { id: v.taskId, created_on: iso(v.createdAt), name: 'brief.docx', media_url: v.input(), type: 'async', language: 'en', transcriber: 'machine' };
 }
 
+// ── issue 43: the record two envelopes down, no word at all, an outcome one member deeper, data files ──
+
+/** A number for services whose own ids are numbers (GitHub's and Databricks' run ids): from our taskId's hex. */
+const numericId = (v: DeckView) => Number.parseInt(v.taskId.slice(-10), 16);
+
+/**
+ * Cloudflare Stream downloads: the API envelope `{result, success, errors, messages}` around the download
+ * variants by name (`result.default`), each `{status, url, percentComplete}`: `inprogress` / `ready` / `error`.
+ * The `url` is there from the first answer ("will become functional when the MP4 is ready"): 404 until then.
+ * The variant has no reason member; the envelope's `errors` are about the request, empty beside a failed file.
+ */
+const cloudflare: ShapeDef = {
+	spec: {
+		name: 'Cloudflare Stream downloads',
+		doc: 'https://developers.cloudflare.com/api/resources/stream/subresources/downloads',
+		kind: 'video',
+		runningStatus: 200,
+		wordAt: 'result.default.status',
+		words: { queued: ['inprogress'], running: ['inprogress'], succeeded: 'ready', partial: 'ready', failed: allKinds('error') },
+		reasonAt: {},
+		deckLinksAt: ['result.default.url'],
+		otherLinksAt: [],
+		runningLinksAt: ['result.default.url'],
+		fileBeforeReady: true,
+		progress: { at: 'result.default.percentComplete', scale: 'percent' },
+		envelopeSuccess: { success: true },
+		create: { status: 200, idAt: 'taskId' },
+	},
+	// the POST answers as the GET does ("the response for creating and fetching downloads are the same")
+	created: (v) => ok({ ...cloudflareDownloads(v), taskId: v.taskId }),
+	status: (v) => ok(cloudflareDownloads(v)),
+};
+function cloudflareDownloads(v: DeckView): Record<string, unknown> {
+	const status = v.phase === 'succeeded' ? 'ready' : v.phase === 'failed' ? 'error' : 'inprogress';
+	return { result: { default: { status, url: v.pptx(), percentComplete: v.phase === 'succeeded' ? 100 : v.progress } }, success: true, errors: [], messages: [] };
+}
+
+/**
+ * Shopify's bulk operations (GraphQL Admin API): the answer `{data: {node: BulkOperation}, extensions: {cost}}`;
+ * CREATED / RUNNING / CANCELING / COMPLETED / FAILED / CANCELED (EXPIRED: its URL expired); `errorCode` a code
+ * only (ACCESS_DENIED, INTERNAL_SERVER_ERROR, TIMEOUT); the result under `url` when COMPLETED, and a FAILED
+ * operation's partial rows under `partialDataUrl`: a real JSONL file, never the deck.
+ */
+const shopify: ShapeDef = {
+	spec: {
+		name: 'Shopify bulk operations',
+		doc: 'https://shopify.dev/docs/api/admin-graphql/latest/objects/BulkOperation',
+		kind: 'platform',
+		runningStatus: 200,
+		wordAt: 'data.node.status',
+		words: {
+			queued: ['CREATED'],
+			running: ['RUNNING'],
+			succeeded: 'COMPLETED',
+			partial: 'COMPLETED',
+			failed: { error: 'FAILED', timeout: 'FAILED', moderated: 'FAILED', aborted: 'CANCELED', cancelled: 'CANCELED' },
+			ending: { aborted: 'CANCELING', cancelled: 'CANCELING' },
+		},
+		// a code, no message: nothing carries our reason
+		reasonAt: {},
+		deckLinksAt: ['data.node.url'],
+		otherLinksAt: ['data.node.partialDataUrl'],
+		runningLinksAt: [],
+		progress: { scale: 'none' },
+		create: { status: 200, idAt: 'data.bulkOperationRunQuery.bulkOperation.id' },
+	},
+	created: (v) => ok({ data: { taskId: v.taskId, bulkOperationRunQuery: { bulkOperation: { id: shopifyId(v), status: 'CREATED' }, userErrors: [] } }, extensions: shopifyCost(10) }),
+	status(v) {
+		const node: Record<string, unknown> = {
+			id: shopifyId(v),
+			type: 'QUERY',
+			status: 'CREATED',
+			errorCode: null,
+			createdAt: iso(v.createdAt),
+			completedAt: null,
+			objectCount: String(v.phase === 'queued' ? 0 : v.progress * 12),
+			rootObjectCount: String(v.phase === 'queued' ? 0 : v.progress),
+			fileSize: null,
+			url: null,
+			partialDataUrl: null,
+			query: '{ slides { edges { node { id title } } } }',
+		};
+		switch (v.phase) {
+			case 'queued':
+				break;
+			case 'running':
+				node.status = v.ending === 'aborted' || v.ending === 'cancelled' ? 'CANCELING' : 'RUNNING';
+				break;
+			case 'succeeded':
+				Object.assign(node, { status: 'COMPLETED', completedAt: iso(v.updatedAt), objectCount: '1200', rootObjectCount: '100', fileSize: '4096', url: v.pptx() });
+				break;
+			case 'failed':
+				if (stopped(v.failureKind)) node.status = 'CANCELED';
+				else {
+					// "the operation resulted in partial or incomplete data": the rows read so far, as JSONL
+					const partialData = v.failureKind === 'moderated' ? null : v.dataFile('partial-data');
+					Object.assign(node, { status: 'FAILED', errorCode: SHOPIFY_CODES[v.failureKind], partialDataUrl: partialData });
+				}
+				break;
+		}
+		return ok({ data: { node }, extensions: shopifyCost(1) });
+	},
+};
+const SHOPIFY_CODES: Partial<Record<FailureKind, string>> = { error: 'INTERNAL_SERVER_ERROR', timeout: 'TIMEOUT', moderated: 'ACCESS_DENIED' };
+const shopifyId = (v: DeckView) => `gid://shopify/BulkOperation/${v.taskId}`;
+function shopifyCost(cost: number): Record<string, unknown> {
+	return { cost: { requestedQueryCost: cost, actualQueryCost: cost, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 2000 - cost, restoreRate: 100 } } };
+}
+
+/**
+ * Remotion Lambda's render progress (`getRenderProgress()`): no status word at all. `done` ("true if video has been
+ * successfully rendered"), `fatalErrorEncountered` ("you should stop polling … and check the errors array": a
+ * failed render is `done: false`), `overallProgress` a fraction 0–1, `outputFile` the URL once rendered. `errors`
+ * also reports a chunk's error that will be retried (`isFatal: false, willRetry: true`) while the render goes on.
+ */
+const remotion: ShapeDef = {
+	spec: {
+		name: 'Remotion Lambda renders',
+		doc: 'https://www.remotion.dev/docs/lambda/getrenderprogress',
+		kind: 'video',
+		runningStatus: 200,
+		words: { queued: [], running: [], succeeded: 'done: true', partial: 'done: true', failed: allKinds('fatalErrorEncountered: true') },
+		flags: { running: { done: false, fatalErrorEncountered: false }, succeeded: { done: true, fatalErrorEncountered: false }, failed: { done: false, fatalErrorEncountered: true } },
+		// the fatal error, after the retried one the render met half way
+		reasonAt: allKinds('errors[1].message'),
+		deckLinksAt: ['outputFile', 'artifacts[0].s3Url'],
+		otherLinksAt: [],
+		runningLinksAt: [],
+		progress: { at: 'overallProgress', scale: 'fraction' },
+		create: { status: 200, idAt: 'renderId' },
+	},
+	created: (v) =>
+		ok({
+			renderId: v.taskId,
+			taskId: v.taskId,
+			bucketName: REMOTION_BUCKET,
+			cloudWatchLogs: `https://console.aws.amazon.com/cloudwatch/home?region=us-east-1#logsV2:log-groups/log-group/$252Faws$252Flambda$252Fremotion-render/log-events$3FfilterPattern$3D$2522${v.taskId}$2522`,
+			folderInS3Console: `https://s3.console.aws.amazon.com/s3/buckets/${REMOTION_BUCKET}?region=us-east-1&prefix=renders/${v.taskId}/`,
+			progressJsonInConsole: `https://s3.console.aws.amazon.com/s3/object/${REMOTION_BUCKET}?region=us-east-1&prefix=renders/${v.taskId}/progress.json`,
+			lambdaInsightsLogs: null,
+		}),
+	status(v) {
+		const frames = 300;
+		const started = v.phase !== 'queued';
+		const retried = v.progress >= 50 ? [remotionError('Timed out while rendering chunk 3: the browser did not answer in 30000ms.', false)] : [];
+		const record: Record<string, unknown> = {
+			overallProgress: v.progress / 100,
+			chunks: Math.floor(v.progress / 10),
+			done: false,
+			encodingStatus: v.progress >= 90 ? { framesEncoded: Math.floor((frames * v.progress) / 100) } : null,
+			renderId: v.taskId,
+			renderMetadata: started ? { frameRange: [0, frames - 1], startedDate: v.createdAt + 1_000, totalChunks: 10, estimatedTotalLambdaInvokations: 11, estimatedRenderLambdaInvokations: 10, compositionId: 'Deck', type: 'video' } : null,
+			bucket: REMOTION_BUCKET,
+			outputFile: null,
+			outKey: null,
+			timeToFinish: null,
+			errors: retried,
+			fatalErrorEncountered: false,
+			currentTime: v.updatedAt,
+			renderSize: v.progress * 1024,
+			outputSizeInBytes: null,
+			lambdasInvoked: started ? 10 : 0,
+			framesRendered: Math.floor((frames * v.progress) / 500) * 5,
+			costs: { accruedSoFar: v.progress / 10_000, currency: 'USD', displayCost: `$${(v.progress / 10_000).toFixed(4)}`, disclaimer: 'Estimated cost only. Does not include charges for other AWS services.' },
+			estimatedBillingDurationInMilliseconds: v.progress * 1_200,
+			mostExpensiveFrameRanges: null,
+			artifacts: [],
+		};
+		switch (v.phase) {
+			case 'queued':
+				return ok({ ...record, overallProgress: 0 });
+			case 'running':
+				return ok(record);
+			case 'succeeded': {
+				const pdf = v.pdf();
+				return ok({
+					...record,
+					overallProgress: 1,
+					done: true,
+					outputFile: v.pptx(),
+					outKey: `renders/${v.taskId}/out.pptx`,
+					timeToFinish: v.updatedAt - v.createdAt,
+					outputSizeInBytes: 4096,
+					mostExpensiveFrameRanges: [{ chunk: 3, timeInMilliseconds: 2_100, frameRange: [90, 119] }],
+					// a second file the render emitted (its pdf), as Remotion's artifacts are listed
+					artifacts: pdf ? [{ filename: 'deck.pdf', sizeInBytes: 4096, s3Url: pdf, s3Key: `renders/${v.taskId}/artifacts/deck.pdf` }] : [],
+				});
+			}
+			case 'failed':
+				return ok({ ...record, errors: [...retried, remotionError(reason(v).message, true)], fatalErrorEncountered: true });
+		}
+	},
+};
+const REMOTION_BUCKET = 'remotionlambda-useast1-deckgen';
+function remotionError(message: string, fatal: boolean): Record<string, unknown> {
+	return {
+		type: 'renderer',
+		message,
+		name: fatal ? 'Error' : 'TimeoutError',
+		stack: `Error: ${message}\n    at renderHandler (/var/task/index.js:1:1)`,
+		frame: null,
+		chunk: 3,
+		isFatal: fatal,
+		attempt: fatal ? 2 : 1,
+		willRetry: !fatal,
+		totalAttempts: 2,
+		tmpDir: null,
+		s3Location: '',
+		explanation: null,
+	};
+}
+
+/**
+ * GitHub Actions workflow runs: `status` queued / in_progress / completed, and how a completed run ended under
+ * `conclusion` (success, failure, cancelled, timed_out); no reason in the run. Every run links its API resources
+ * (jobs, logs, artifacts, cancel, rerun), its page, and `logs_url`, an archive of the log files (a ZIP: 404 until
+ * the run completed, then the logs, whatever the conclusion): never the deck. The deck is the run's artifact.
+ */
+const github: ShapeDef = {
+	spec: {
+		name: 'GitHub Actions workflow runs',
+		doc: 'https://docs.github.com/en/rest/actions/workflow-runs#get-a-workflow-run',
+		kind: 'platform',
+		runningStatus: 200,
+		wordAt: 'status',
+		conclusionAt: 'conclusion',
+		endedWord: 'completed',
+		words: { queued: ['queued'], running: ['in_progress'], succeeded: 'success', partial: 'success', failed: { error: 'failure', moderated: 'failure', timeout: 'timed_out', aborted: 'cancelled', cancelled: 'cancelled' } },
+		reasonAt: {},
+		deckLinksAt: ['artifacts[0].archive_download_url', 'artifacts[1].archive_download_url'],
+		otherLinksAt: ['logs_url', 'html_url', 'url', 'jobs_url', 'artifacts_url', 'cancel_url', 'rerun_url'],
+		runningLinksAt: ['logs_url', 'html_url', 'url', 'jobs_url', 'artifacts_url', 'cancel_url', 'rerun_url'],
+		progress: { scale: 'none' },
+		create: { status: 200, idAt: 'taskId' },
+	},
+	// the dispatch answers with the run it started (`return_run_details`)
+	created: (v) => ok({ workflow_run_id: numericId(v), run_url: v.statusUrl, html_url: githubPage(v), taskId: v.taskId }),
+	status(v) {
+		const ended = v.phase === 'succeeded' || v.phase === 'failed';
+		const run: Record<string, unknown> = {
+			id: numericId(v),
+			name: 'Build deck',
+			node_id: `WFR_kwLO${v.taskId.slice(-12)}`,
+			head_branch: 'main',
+			head_sha: 'f83a356604ae3c5d03e1b46ef4d1ca77d64a90b0',
+			path: '.github/workflows/deck.yml',
+			display_title: `Deck ${v.taskId}`,
+			run_number: 42,
+			event: 'workflow_dispatch',
+			status: v.phase === 'queued' ? 'queued' : ended ? 'completed' : 'in_progress',
+			conclusion: null,
+			workflow_id: 161335,
+			url: v.statusUrl,
+			html_url: githubPage(v),
+			created_at: iso(v.createdAt),
+			updated_at: iso(v.updatedAt),
+			run_attempt: 1,
+			run_started_at: iso(v.createdAt + 1_000),
+			jobs_url: `${v.statusUrl}/jobs`,
+			// the log archive: "a redirect URL to download an archive of log files" (its target, here), there once the run completed
+			logs_url: ended ? v.dataFile('logs') : v.futureDataFile('logs'),
+			check_suite_url: `${v.statusUrl}/check-suite`,
+			artifacts_url: `${v.statusUrl}/artifacts`,
+			cancel_url: `${v.statusUrl}/cancel`,
+			rerun_url: `${v.statusUrl}/rerun`,
+			previous_attempt_url: null,
+			workflow_url: `${v.statusUrl}/workflow`,
+		};
+		if (v.phase === 'succeeded') {
+			run.conclusion = 'success';
+			run.artifacts = filesOf(v).map((url, i) => ({ id: numericId(v) + i, name: i === 0 ? 'deck-pptx' : 'deck-pdf', size_in_bytes: 4096, archive_download_url: url, expired: false, created_at: iso(v.updatedAt), expires_at: iso(v.updatedAt + 90 * 86_400_000) }));
+		}
+		if (v.phase === 'failed') {
+			run.conclusion = { error: 'failure', moderated: 'failure', timeout: 'timed_out', aborted: 'cancelled', cancelled: 'cancelled' }[v.failureKind];
+			run.artifacts = [];
+		}
+		return ok(run);
+	},
+};
+const githubPage = (v: DeckView) => `https://github.deckgen.example/acme/decks/actions/runs/${numericId(v)}`;
+
+/**
+ * Databricks job runs (Jobs API 2.2 `runs/get`): `status.state` QUEUED / PENDING / RUNNING / TERMINATING /
+ * TERMINATED only says whether the run ended; how it ended is one member deeper, `status.termination_details`
+ * (`code` SUCCESS, SUCCESS_WITH_FAILURES, RUN_EXECUTION_ERROR, USER_CANCELED, …; `type`; `message`), and in the
+ * deprecated `state` object still sent beside it (`life_cycle_state`, `result_state`, `state_message`). The run's
+ * page (`run_page_url`) from the start; the notebook's exit value (`runs/get-output`'s `notebook_output.result`,
+ * inlined) is the deck's URL.
+ */
+const databricks: ShapeDef = {
+	spec: {
+		name: 'Databricks job runs',
+		doc: 'https://databricks.github.io/sdk-js/api/variables/_databricks_sdk-jobs.v2.RunLifecycleStateV2_State.html',
+		kind: 'platform',
+		runningStatus: 200,
+		wordAt: 'status.state',
+		conclusionAt: 'status.termination_details.code',
+		endedWord: 'TERMINATED',
+		words: {
+			queued: ['QUEUED'],
+			running: ['RUNNING'],
+			succeeded: 'SUCCESS',
+			partial: 'SUCCESS_WITH_FAILURES',
+			failed: { error: 'RUN_EXECUTION_ERROR', moderated: 'RUN_EXECUTION_ERROR', timeout: 'CANCELED', aborted: 'INTERNAL_ERROR', cancelled: 'USER_CANCELED' },
+			ending: { timeout: 'TERMINATING', cancelled: 'TERMINATING' },
+		},
+		reasonAt: allKinds('status.termination_details.message'),
+		deckLinksAt: ['notebook_output.result'],
+		otherLinksAt: ['run_page_url'],
+		runningLinksAt: ['run_page_url'],
+		progress: { scale: 'none' },
+		create: { status: 200, idAt: 'taskId' },
+	},
+	created: (v) => ok({ run_id: numericId(v), taskId: v.taskId }),
+	status(v) {
+		const base: Record<string, unknown> = {
+			job_id: 11223344,
+			run_id: numericId(v),
+			number_in_job: numericId(v),
+			original_attempt_run_id: numericId(v),
+			creator_user_name: 'decks@deckgen.example',
+			run_name: 'deck',
+			run_type: 'SUBMIT_RUN',
+			trigger: 'ONE_TIME',
+			attempt_number: 0,
+			start_time: v.createdAt,
+			setup_duration: 0,
+			execution_duration: 0,
+			cleanup_duration: 0,
+			end_time: 0,
+			run_page_url: `https://dbc-deckgen.cloud.databricks.com/?o=1234567890#job/11223344/run/${numericId(v)}`,
+		};
+		const lifecycle = (life: string, message = '') => ({ life_cycle_state: life, state_message: message, user_cancelled_or_timedout: false });
+		switch (v.phase) {
+			case 'queued':
+				return ok({ ...base, state: lifecycle('QUEUED', 'Queued due to reaching maximum concurrent runs.'), status: { state: 'QUEUED', queue_details: { code: 'ACTIVE_RUNS_LIMIT_REACHED', message: 'Queued due to reaching maximum concurrent runs.' } } });
+			case 'running': {
+				const word = v.ending === 'timeout' || v.ending === 'cancelled' ? 'TERMINATING' : 'RUNNING';
+				return ok({ ...base, state: lifecycle(word, v.ending ? 'Run is being terminated.' : 'In run'), status: { state: word } });
+			}
+			case 'succeeded': {
+				const code = v.partial ? 'SUCCESS_WITH_FAILURES' : 'SUCCESS';
+				const message = v.partial ? PARTIAL_REASON.message : '';
+				return ok({
+					...base,
+					end_time: v.updatedAt,
+					execution_duration: v.updatedAt - v.createdAt,
+					state: { life_cycle_state: 'TERMINATED', result_state: code, state_message: message, user_cancelled_or_timedout: false },
+					status: { state: 'TERMINATED', termination_details: { code, type: 'SUCCESS', message } },
+					notebook_output: { result: v.pptx(), truncated: false },
+				});
+			}
+			case 'failed': {
+				const { code, type, life, result } = DATABRICKS_ENDS[v.failureKind];
+				const message = reason(v).message;
+				return ok({
+					...base,
+					end_time: v.updatedAt,
+					state: { life_cycle_state: life, result_state: result, state_message: message, user_cancelled_or_timedout: v.failureKind === 'timeout' || v.failureKind === 'cancelled' },
+					status: { state: 'TERMINATED', termination_details: { code, type, message } },
+				});
+			}
+		}
+	},
+};
+const DATABRICKS_ENDS: Record<FailureKind, { code: string; type: string; life: string; result: string }> = {
+	error: { code: 'RUN_EXECUTION_ERROR', type: 'CLIENT_ERROR', life: 'TERMINATED', result: 'FAILED' },
+	moderated: { code: 'RUN_EXECUTION_ERROR', type: 'CLIENT_ERROR', life: 'TERMINATED', result: 'FAILED' },
+	// "CANCELED: the run was canceled during execution by the platform; for example, if the maximum run duration was exceeded"
+	timeout: { code: 'CANCELED', type: 'CLIENT_ERROR', life: 'TERMINATED', result: 'TIMEDOUT' },
+	aborted: { code: 'INTERNAL_ERROR', type: 'INTERNAL_ERROR', life: 'INTERNAL_ERROR', result: 'FAILED' },
+	cancelled: { code: 'USER_CANCELED', type: 'SUCCESS', life: 'TERMINATED', result: 'CANCELED' },
+};
+
+/**
+ * Amazon Transcribe transcription jobs (`GetTranscriptionJob`): the record inside an envelope named for the
+ * resource, members in PascalCase (`TranscriptionJob.TranscriptionJobStatus`: QUEUED / IN_PROGRESS / COMPLETED /
+ * FAILED, `FailureReason`), the input under `Media.MediaFileUri`, the output under `Transcript.TranscriptFileUri`,
+ * and beside it, once completed, the subtitle files it wrote (`Subtitles.SubtitleFileUris`: VTT and SRT).
+ */
+const transcribe: ShapeDef = {
+	spec: {
+		name: 'Amazon Transcribe transcription jobs',
+		doc: 'https://docs.aws.amazon.com/transcribe/latest/APIReference/API_GetTranscriptionJob.html',
+		kind: 'audio',
+		runningStatus: 200,
+		wordAt: 'TranscriptionJob.TranscriptionJobStatus',
+		words: { queued: ['QUEUED'], running: ['IN_PROGRESS'], succeeded: 'COMPLETED', partial: 'COMPLETED', failed: allKinds('FAILED') },
+		reasonAt: allKinds('TranscriptionJob.FailureReason'),
+		deckLinksAt: ['TranscriptionJob.Transcript.TranscriptFileUri'],
+		otherLinksAt: ['TranscriptionJob.Media.MediaFileUri', 'TranscriptionJob.Subtitles.SubtitleFileUris[0]', 'TranscriptionJob.Subtitles.SubtitleFileUris[1]'],
+		runningLinksAt: ['TranscriptionJob.Media.MediaFileUri'],
+		progress: { scale: 'none' },
+		create: { status: 200, idAt: 'TranscriptionJob.TranscriptionJobName' },
+	},
+	created: (v) => ok({ TranscriptionJob: { ...transcribeJob(v), TranscriptionJobStatus: 'QUEUED' }, taskId: v.taskId }),
+	status(v) {
+		const job = transcribeJob(v);
+		switch (v.phase) {
+			case 'queued':
+				return ok({ TranscriptionJob: { ...job, TranscriptionJobStatus: 'QUEUED' } });
+			case 'running':
+				return ok({ TranscriptionJob: { ...job, TranscriptionJobStatus: 'IN_PROGRESS', StartTime: iso(v.createdAt + 1_000) } });
+			case 'succeeded':
+				return ok({
+					TranscriptionJob: {
+						...job,
+						TranscriptionJobStatus: 'COMPLETED',
+						StartTime: iso(v.createdAt + 1_000),
+						CompletionTime: iso(v.updatedAt),
+						Transcript: { TranscriptFileUri: v.pptx() },
+						Subtitles: { Formats: ['vtt', 'srt'], SubtitleFileUris: [v.dataFile('vtt'), v.dataFile('srt')], OutputStartIndex: 0 },
+					},
+				});
+			case 'failed':
+				return ok({ TranscriptionJob: { ...job, TranscriptionJobStatus: 'FAILED', StartTime: iso(v.createdAt + 1_000), CompletionTime: iso(v.updatedAt), FailureReason: reason(v).message } });
+		}
+	},
+};
+function transcribeJob(v: DeckView): Record<string, unknown> {
+	return {
+		TranscriptionJobName: v.taskId,
+		LanguageCode: 'en-US',
+		MediaSampleRateHertz: 48_000,
+		MediaFormat: 'mp4',
+		Media: { MediaFileUri: v.input() },
+		Transcript: {},
+		CreationTime: iso(v.createdAt),
+		Settings: { ChannelIdentification: false, ShowAlternatives: false },
+		Subtitles: { Formats: ['vtt', 'srt'], OutputStartIndex: 0 },
+	};
+}
+
 const SHAPES: Record<Exclude<ServiceShape, 'none'>, ShapeDef> = {
 	slidespeak,
 	gamma,
@@ -1330,6 +1792,12 @@ const SHAPES: Record<Exclude<ServiceShape, 'none'>, ShapeDef> = {
 	meshy,
 	did,
 	revai,
+	cloudflare,
+	shopify,
+	remotion,
+	github,
+	databricks,
+	transcribe,
 };
 
 /** Every modelled service, by shape: what a correct client must conclude (see ServiceShapeSpec). */
@@ -1371,4 +1839,21 @@ function parsedJson(text: string): unknown {
 	} catch {
 		return undefined;
 	}
+}
+
+/**
+ * A status answer without its word (choice `omitStatusWord`, issue 43): the members the shape names for its word
+ * (`wordAt`, `conclusionAt`, `failedWordAt`) taken out, everything else as served, so a record only its other
+ * members (its link, its progress, its flags) and its file can settle.
+ */
+export function withoutWord(shape: Exclude<ServiceShape, 'none'>, body: Record<string, unknown>): Record<string, unknown> {
+	const spec = SERVICE_SHAPES[shape];
+	const copy = structuredClone(body);
+	for (const path of [spec.wordAt, spec.conclusionAt, ...Object.values(spec.failedWordAt ?? {})]) {
+		if (!path) continue;
+		const steps = path.replace(/\[(\d+)\]/g, '.$1').split('.');
+		const holder = steps.slice(0, -1).reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), copy);
+		if (holder && typeof holder === 'object') delete (holder as Record<string, unknown>)[steps[steps.length - 1]];
+	}
+	return copy;
 }

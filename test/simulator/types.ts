@@ -309,6 +309,12 @@ export interface SimulatorControl {
 	setDeckStatusOverride(taskId: string, word: string | null): void;
 	/** Keeps a deck running (its record, not only its word: progress below 100, no result) until released with false. */
 	holdDeck(taskId: string, held: boolean): void;
+	/**
+	 * Serves a deck's file from now on, whatever its record says (with holdDeck, a record that does not move while
+	 * its file appears: issue 43's "checked once and never again"); false: back to the deck's phase. A failed
+	 * deck's file is never served.
+	 */
+	setFileReady(taskId: string, ready: boolean): void;
 	deck(taskId: string): DeckSnapshot | undefined;
 	/** Moves the sim clock forward (manual clock; also a jump on a running clock). */
 	advance(ms: number): void;

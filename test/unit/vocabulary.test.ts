@@ -44,9 +44,12 @@ const CONTESTED = new Set(
 		.filter((word) => STATUS_VOCABULARY.some((row) => [...(row.queued ?? []), ...(row.running ?? [])].map(normalise).includes(word))),
 );
 
-/** Google's operations have no word, only `done`: its rows write the JSON booleans as 'true' and 'false'. */
+/**
+ * Google's operations have no word, only `done`, and Remotion's renders only flags (`done`,
+ * `fatalErrorEncountered`): their rows write the JSON booleans as 'true' and 'false'.
+ */
 function valueOf(row: ApiVocabulary, word: string): unknown {
-	return row.wordAt.split('.').pop() === 'done' ? word === 'true' : word;
+	return row.flag || row.wordAt.split('.').pop() === 'done' ? word === 'true' : word;
 }
 
 /**

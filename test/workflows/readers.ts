@@ -62,3 +62,13 @@ export async function askTools(sim: Simulator, taskId: string, options: IDataObj
 	}
 	return answers;
 }
+
+/**
+ * Every request a client made for the file at `link` (the API's file endpoint or the storage stand-in, whichever
+ * origin the link is on): what a test counts to see how often a reader checks a deck's file (issue 43).
+ */
+export function fileRequestsFor(sim: Simulator, link: string) {
+	const url = new URL(link, sim.url);
+	const requests = url.origin === new URL(sim.storage.url).origin ? sim.storage.requests : sim.fileRequests;
+	return requests.filter((request) => request.path === url.pathname);
+}

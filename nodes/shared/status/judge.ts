@@ -68,7 +68,7 @@ export interface StatusJudgement {
 		thereNote: string;
 		/** What moves in the record while its job runs (its word, done, links, progress): a reader checks the file again when it changes. */
 		fingerprint: string;
-		/** The record says nothing of its state (no word, no done flag): only the file can tell, so a reader looks again sooner. */
+		/** The record says nothing of its state (no word, no done flag): only the file can tell, so a reader looks at every read. */
 		wordless: boolean;
 	};
 	/** The deck's file was checked and is not (yet) the deck: why, in words (`the file host answered 404`). */

@@ -34,8 +34,16 @@ const CONCLUSIONS = new Set(['conclusion', 'outcome', 'resultstate', 'resultstat
 const INNER_WORD_MEMBERS = ['code', 'name', 'value', 'state', 'status', 'phase'] as const;
 
 /**
- * A word member's word: its text; in a status object, its conclusion (`state.result_state`), else a text under
- * INNER_WORD_MEMBERS, else a member named for a state (`state.life_cycle_state`); else a number (as text).
+ * Objects inside a status object that say how the job ended, by their `code` (Databricks Jobs 2.2:
+ * `"status": {"state": "TERMINATED", "termination_details": {"code": "SUCCESS", "message": …}}`), where the
+ * status's own word only says that it ended.
+ */
+const CONCLUSION_DETAILS = /^(termination|result|outcome|completion)(details?|info)?$/;
+
+/**
+ * A word member's word: its text; in a status object, its conclusion (`state.result_state`,
+ * `status.termination_details.code`), else a text under INNER_WORD_MEMBERS, else a member named for a state
+ * (`state.life_cycle_state`); else a number (as text).
  */
 export function wordIn(value: unknown): { word: string; inner?: string; text: boolean } | undefined {
 	if (typeof value === 'string') return value.trim() ? { word: value, text: true } : undefined;
@@ -45,6 +53,11 @@ export function wordIn(value: unknown): { word: string; inner?: string; text: bo
 	let number: { word: string; inner: string; text: boolean } | undefined;
 	const text = (inner: string) => (typeof value[inner] === 'string' && (value[inner] as string).trim() ? { word: value[inner] as string, inner, text: true } : undefined);
 	for (const inner of Object.keys(value)) if (CONCLUSIONS.has(memberKey(inner)) && text(inner)) return text(inner);
+	for (const [inner, details] of Object.entries(value)) {
+		if (!CONCLUSION_DETAILS.test(memberKey(inner)) || !isRecord(details)) continue;
+		const code = details.code;
+		if (typeof code === 'string' && code.trim()) return { word: code, inner: `${inner}.code`, text: true };
+	}
 	for (const inner of INNER_WORD_MEMBERS) {
 		if (text(inner)) return text(inner);
 		const found = value[inner];

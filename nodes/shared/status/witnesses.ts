@@ -5,7 +5,7 @@
  */
 import { bestDeckFile, isPreviewText, namesDeckFile, type FoundLink } from '../links';
 import { isRecord, memberKey, ownWord, PART_MEMBERS, wordRank } from './members';
-import type { Located } from './record';
+import { valueAtRecordPath, type Located } from './record';
 import { classify } from './vocabulary';
 
 /** Member names that carry a failure when they have content (compared as memberKey writes them). */
@@ -29,15 +29,24 @@ const EMPTY_TEXTS = new Set(['', 'none', 'null', 'nil', 'undefined', 'n/a', 'na'
 /** The members of an object that say in words what went wrong, in the order they are read. */
 const WORDED_MEMBERS = ['message', 'detail', 'description', 'reason', 'title', 'msg', 'error', 'code'];
 
-/** A failure member's content as words: a text, an object's message, a list's entries. Undefined: empty. */
+/**
+ * An error entry the job gets past: one that says it is retried or not fatal (Remotion's `errors[]` lists a
+ * chunk's timeout with `isFatal: false, willRetry: true` while the render goes on). No failure of the deck.
+ */
+function retriedEntry(entry: unknown): boolean {
+	return isRecord(entry) && (entry.isFatal === false || entry.fatal === false || entry.willRetry === true || entry.retrying === true || entry.recoverable === true);
+}
+
+/** A failure member's content as words: a text, an object's message, a list's entries (those not retried). Undefined: empty. */
 export function failureText(value: unknown, depth = 0): string | undefined {
 	if (value === null || value === undefined || value === false || value === 0 || depth > 3) return undefined;
 	if (typeof value === 'string') return EMPTY_TEXTS.has(value.trim().toLowerCase()) ? undefined : value.trim();
 	if (typeof value === 'number' || value === true) return String(value);
 	if (Array.isArray(value)) {
-		const texts = value.map((entry) => failureText(entry, depth + 1)).filter((text): text is string => text !== undefined);
+		const texts = value.filter((entry) => !retriedEntry(entry)).map((entry) => failureText(entry, depth + 1)).filter((text): text is string => text !== undefined);
 		return texts.length ? texts.join('; ') : undefined;
 	}
+	if (retriedEntry(value)) return undefined;
 	if (isRecord(value)) {
 		for (const member of WORDED_MEMBERS) {
 			const text = failureText(value[member], depth + 1);
@@ -157,10 +166,25 @@ export function reasonOf(body: Record<string, unknown>, located: Located): Failu
 	return (
 		failedSubTaskOf(located.record, located.prefix) ??
 		nestedFailureOf(located) ??
+		besideTheWord(body, located) ??
 		statusMessageOf(located) ??
 		namedReasonOf(located.record, located.prefix, located.word) ??
 		(located.record !== body ? namedReasonOf(body, '', located.word) : undefined)
 	);
+}
+
+/**
+ * The message beside a word read inside its own object (Databricks' `status.termination_details`: its `code` is
+ * the word, its `message` why), where that object is not the record itself (statusMessageOf reads that one).
+ */
+function besideTheWord(body: Record<string, unknown>, located: Located): Failure | undefined {
+	const at = located.path;
+	const cut = at?.lastIndexOf('.') ?? -1;
+	if (!at || cut <= 0) return undefined;
+	const parent = at.slice(0, cut);
+	if (`${parent}.` === located.prefix) return undefined;
+	const holder = valueAtRecordPath(body, parent);
+	return isRecord(holder) ? messageOf(holder, `${parent}.`, located.word) : undefined;
 }
 
 /** A failure member one level inside the record (Azure's `properties.error`). */
@@ -226,7 +250,7 @@ function statusMessageOf(located: Located): Failure | undefined {
 	}
 	for (const [prefix, place] of inner) {
 		for (const [name, value] of Object.entries(place)) {
-			if (!/status(msg|message)$/.test(memberKey(name))) continue;
+			if (!/(status|state)(msg|message)$/.test(memberKey(name))) continue;
 			const text = failureText(value);
 			if (text !== undefined) return { member: `${prefix}${name}`, reason: text };
 		}

@@ -1,5 +1,5 @@
 /**
- * Our nodes against the shapes of real asynchronous generation APIs (issues 31, 37, 39; test/simulator/services.ts
+ * Our nodes against the shapes of real asynchronous generation APIs (issues 31, 37, 39, 43; test/simulator/services.ts
  * and README "Real services modelled"). For every shape, over real HTTP on loopback with the simulator's manual
  * clock: a queued or running deck (previews, stage words, a link to its future file that answers 404 included) is
  * never Completed nor Failed by Get Status, Check Once, Wait Until Done or the AI tools, and Download refuses it;
@@ -27,6 +27,7 @@ import {
 	valueAt,
 	type FailureKind,
 	type FileContent,
+	type ProfileChoices,
 	type ServiceShape,
 	type ServiceShapeSpec,
 	type Simulator,
@@ -34,6 +35,7 @@ import {
 import { credentialFor } from '../credential';
 import { continueErrorOutput, jsonOf, loadWorkflow, runWith } from '../deckgen/fixture';
 import { callTool, exampleTool } from '../tool/tool';
+import { askTools, fileRequestsFor, verdicts, waitFor as waitForDecks } from '../readers';
 import { afterStatusReads, loadWorkflow as loadWaitWorkflow, statusReads, WAIT_NODE } from '../wait/run';
 
 const MINUTE = 60_000;
@@ -224,6 +226,8 @@ describe.each(SERVICE_SHAPE_NAMES)('our nodes against the shape of %s', (service
 			if (reason) expect(wait.failed[0].detail).toBe(reason);
 			// never the envelope's word about the request ("Success") as the deck's reason
 			expect(envelopeWords(spec)).not.toContain(wait.failed[0].detail);
+			// a Failed item says what failed, never an empty word (issue 43: a failure read from flags)
+			expect(String(wait.failed[0].error ?? '')).not.toContain('status ""');
 		}
 
 		const tool = await callTool(sim, exampleTool('Get Deck Status'), { taskId });
@@ -231,6 +235,7 @@ describe.each(SERVICE_SHAPE_NAMES)('our nodes against the shape of %s', (service
 		if (reason) expect(tool.answer[0].message).toContain(reason);
 		const check = await callTool(sim, exampleTool('Check Deck'), { taskId });
 		expect(check.answer[0].outcome).toBe('failed');
+		for (const answer of [tool.answer[0], check.answer[0]]) expect(String(answer.message)).not.toContain('status ""');
 
 		const download = await deckOperation(sim, 'download', taskId);
 		expect(download.success).toEqual([]);
@@ -243,7 +248,9 @@ describe.each(SERVICE_SHAPE_NAMES)('our nodes against the shape of %s', (service
 			const taskId = seed('failed', MINUTE, kind);
 			sim.control.advance(2 * MINUTE);
 			const check = await callTool(sim, exampleTool('Check Deck'), { taskId });
-			expect({ kind, outcome: check.answer[0].outcome, message: check.answer[0].message }).toEqual({ kind, outcome: 'failed', message: expect.stringMatching(/^Deck \S+ failed \(status "[^"]*"\)[\s\S]*Tell the person; there is nothing more to wait for\.$/) });
+			// the word the record says, never an empty one (issue 43), then the service's code where it gives one
+			// (Shopify's errorCode) or that there is nothing more to wait for
+			expect({ kind, outcome: check.answer[0].outcome, message: check.answer[0].message }).toEqual({ kind, outcome: 'failed', message: expect.stringMatching(/^Deck \S+ failed \(status "[^"]+"\)(: \S.*|[\s\S]*Tell the person; there is nothing more to wait for\.)$/) });
 		}
 		for (const kind of kindsWithReason) {
 			const taskId = seed('failed', MINUTE, kind);
@@ -288,7 +295,7 @@ test('every modelled service names its documentation and its words for every out
 		expect(Object.keys(spec.words.failed).sort()).toEqual([...FAILURE_KINDS].sort());
 		expect(spec.deckLinksAt.length).toBeGreaterThan(0);
 	}
-	expect(SERVICE_SHAPE_NAMES.length).toBeGreaterThanOrEqual(25);
+	expect(SERVICE_SHAPE_NAMES.length).toBeGreaterThanOrEqual(31);
 	const kinds = new Set(SERVICE_SHAPE_NAMES.map((name) => SERVICE_SHAPES[name].kind));
 	expect(kinds).toEqual(new Set(['slides', 'image', 'video', 'audio', 'platform', '3d', 'conversion']));
 	// the classes of issues 37 and 39 each have a shape: a link before its file, a word under `ok`, a reason in a
@@ -300,6 +307,11 @@ test('every modelled service names its documentation and its words for every out
 	expect(specs.some((spec) => Object.values(spec.reasonAt).some((at) => /\[\d+\]\.message$/.test(at ?? '')))).toBe(true);
 	expect(specs.some((spec) => spec.deckLinksAt.some((at) => at.includes('resultJson.')))).toBe(true);
 	expect(specs.some((spec) => Object.values(spec.words.failed).some((word) => word.includes(' ')))).toBe(true);
+	// and those of issue 43: the word two envelopes down (an API envelope around named variants, a GraphQL
+	// `data.<field>`), no word at all (only flags), an outcome one member below a word that only says it ended
+	expect(specs.filter((spec) => (spec.wordAt ?? '').split('.').length >= 3).map((spec) => spec.wordAt)).toEqual(expect.arrayContaining(['result.default.status', 'data.node.status']));
+	expect(specs.filter((spec) => !spec.wordAt && spec.flags && Object.keys(spec.flags.failed).some((flag) => flag !== 'done')).length).toBeGreaterThanOrEqual(1);
+	expect(specs.filter((spec) => spec.conclusionAt && spec.endedWord).length).toBeGreaterThanOrEqual(2);
 });
 
 /**
@@ -336,5 +348,111 @@ describe.each(['html', 'image', 'xml-error'] as const)('a finished deck whose ad
 			const handedOver = completed.flatMap((item) => Object.values(item.binary ?? {}).map((binary) => ({ mimeType: binary.mimeType, reading: readDeckFile(Buffer.from(binary.data, 'base64')).format })));
 			expect(handedOver.filter((file) => file.reading === 'other')).toEqual([]);
 		});
+	});
+});
+
+/**
+ * Issue 43, the over-reach side of "the word at any depth": where the job's own word is not in the record (choice
+ * `omitStatusWord`), the statuses that remain belong to a part of the job, not to the job: an export format's
+ * (the profile's `formats.pdf.status: "failed"` beside a partial deck), a sub-task's (CloudConvert's `tasks[]`, the
+ * import task `finished` while the job works), an input file's (a record's `input.status`). None of them decides the
+ * deck: every reader reads it as it would with no such member (running: Still Running; the deck's file there:
+ * Completed), and none of their links is `deckUrl`.
+ */
+describe('over-reach: a part’s own status is not the job’s (issue 43)', () => {
+	const simWith = async (choices: Partial<ProfileChoices>) => await start({ seed: 143, clock: { manual: true }, choices: { omitStatusWord: true, ...choices }, limits: { maxConcurrentDecks: 1_000 } });
+
+	test.each([
+		['its word `partial`', false],
+		['no word of its own', true],
+	] as const)("an export format's `failed` (formats.pdf.status) beside a partial deck with %s: Completed by every reader with the pptx", async (_, omitStatusWord) => {
+		const sim = await simWith({ omitStatusWord });
+		try {
+			const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'partial' });
+			sim.control.advance(2 * MINUTE);
+			const record = (await rawStatus(sim, taskId)) as Record<string, unknown>;
+			expect(record[sim.profile.statusMember]).toBe(omitStatusWord ? undefined : 'partial');
+			expect(record).toMatchObject({ formats: { pptx: { status: 'ready' }, pdf: { status: 'failed' } } });
+			// the profile's own link to the pptx (the reference's `deckUrl`, profile B's `files.pptx`)
+			const [pptx] = linksAt(sim, record, ['deckUrl', 'files.pptx']);
+			const { status, routed } = await verdicts(sim, taskId);
+			expect({ state: status.state, deckUrl: status.deckUrl, routed }).toEqual({ state: 'succeeded', deckUrl: pptx, routed: { checkOnce: 'completed', waitUntilDone: 'completed' } });
+			for (const answer of Object.values(await askTools(sim, taskId))) expect(answer.state ?? answer.outcome).toMatch(/succeeded|completed/);
+		} finally {
+			await sim.close();
+		}
+	});
+
+	test("a sub-task's `finished` (CloudConvert's import task) while the job works, with no word of the job's own: Still Running, the input never deckUrl; the finished job Completed with its export", async () => {
+		const sim = await simWith({ service: 'cloudconvert' });
+		try {
+			const running = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 100 * MINUTE, outcome: 'succeeded' });
+			sim.control.advance(40 * MINUTE);
+			const record = await rawStatus(sim, running);
+			expect(valueAt(record, 'data.status')).toBeUndefined();
+			expect(valueAt(record, 'data.tasks[0].status')).toBe('finished');
+			const input = new URL(String(valueAt(record, 'data.tasks[0].payload.url'))).toString();
+			const { status, routed, items } = await verdicts(sim, running);
+			expect({ state: status.state, routed }).toEqual({ state: expect.stringMatching(/^(running|unknown)$/), routed: { checkOnce: 'still running', waitUntilDone: 'still running' } });
+			for (const item of [status, ...Object.values(items)]) expect(item?.deckUrl).not.toBe(input);
+			for (const answer of Object.values(await askTools(sim, running))) expect(String(answer.message)).not.toMatch(/is ready|Deck \S+ failed/);
+
+			const finished = sim.control.seedDeck({ key: sim.keys.personal, durationMs: MINUTE, outcome: 'succeeded' });
+			sim.control.advance(2 * MINUTE);
+			const done = await verdicts(sim, finished);
+			const exported = new URL(String(valueAt(await rawStatus(sim, finished), SERVICE_SHAPES.cloudconvert.deckLinksAt[0])), sim.url).toString();
+			expect({ state: done.status.state, deckUrl: done.status.deckUrl, routed: done.routed }).toEqual({ state: 'succeeded', deckUrl: exported, routed: { checkOnce: 'completed', waitUntilDone: 'completed' } });
+		} finally {
+			await sim.close();
+		}
+	});
+
+	test("an input file's `completed` (input.status) beside a running deck with no word of its own: Still Running, the input never deckUrl", async () => {
+		const sim = await simWith({ statusExtras: (deck) => ({ input: { name: 'brief.docx', status: 'completed', url: deck.input() } }) });
+		try {
+			const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 100 * MINUTE, outcome: 'succeeded' });
+			sim.control.advance(40 * MINUTE);
+			const record = (await rawStatus(sim, taskId)) as Record<string, Record<string, unknown>>;
+			expect(record.input).toMatchObject({ status: 'completed' });
+			const { status, routed, items } = await verdicts(sim, taskId);
+			expect({ state: status.state, routed }).toEqual({ state: expect.stringMatching(/^(running|unknown)$/), routed: { checkOnce: 'still running', waitUntilDone: 'still running' } });
+			for (const item of [status, ...Object.values(items)]) expect(item?.deckUrl).toBeUndefined();
+			for (const answer of Object.values(await askTools(sim, taskId))) expect(String(answer.message)).not.toMatch(/is ready|Deck \S+ failed/);
+		} finally {
+			await sim.close();
+		}
+	});
+});
+
+/**
+ * Issue 43, point 2: a record with no word (Cloudflare's, without its `status`) whose file answers 404 at the
+ * first check and appears later while the record does not move at all (held, the clock still): Wait Until Done
+ * looks again on a schedule of its own and completes the deck before Max Wait, and the file checks stay bounded
+ * (never more than the status reads).
+ */
+describe('a file checked again: no word, and the file appears while the record stands still (issue 43)', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await start({ seed: 144, clock: { manual: true }, choices: { service: 'cloudflare', omitStatusWord: true }, limits: { maxConcurrentDecks: 1_000 } });
+	});
+	afterAll(async () => await sim.close());
+
+	test('Wait Until Done completes the deck once its file is there, with no more file checks than status reads', async () => {
+		const taskId = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 100 * MINUTE, outcome: 'succeeded' });
+		sim.control.advance(40 * MINUTE);
+		sim.control.holdDeck(taskId, true);
+		const link = new URL(String(valueAt(await rawStatus(sim, taskId), 'result.default.url')), sim.url).toString();
+		const readsBefore = statusReads(sim).length;
+		// the file appears after the node's third read; the record stays exactly as it was
+		const cancel = afterStatusReads(sim, readsBefore + 3, () => sim.control.setFileReady(taskId, true));
+		const wait = await waitForDecks(sim, [taskId], 'waitUntilDone', 0.1);
+		cancel();
+		const reads = statusReads(sim).length - readsBefore;
+		const checks = fileRequestsFor(sim, link);
+		expect({ completed: wait.completed.map((item) => item.deckUrl), still: wait.stillRunning.length }).toEqual({ completed: [link], still: 0 });
+		// it was checked while not there (404), and again once there
+		expect(checks[0]?.status).toBe(404);
+		expect(checks.some((check) => check.status === 200 || check.status === 206)).toBe(true);
+		expect(checks.length).toBeLessThanOrEqual(reads + 1);
 	});
 });
