@@ -721,10 +721,12 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 
 		// every row ends: the paid decks delivered, the bad rows refused
 		const titles = ['A1', 'A2', 'B1', 'B2', 'C1', 'C2', 'R1'].map((s) => `Journal ${s}`);
+		// (one row per purchase: a request run again, as n8n 1.123 runs a dead worker's job again, writes none)
 		const final = await until('the journal\'s rows did not all end', (DEADLINE_SECONDS + 180) * 1000, async () => {
 			const all = await rows();
-			return all.length === titles.length + 2 && all.every((row) => ['delivered', 'refused', 'failed'].includes(row.outcome)) ? all : undefined;
+			return all.length >= titles.length + 2 && all.every((row) => ['delivered', 'refused', 'failed'].includes(row.outcome)) ? all : undefined;
 		});
+		expect(final.map((row) => String(row.title).replace(` (${run})`, '')).sort()).toEqual([...titles, 'Edited row', 'Refused row'].sort());
 		// the slow original reaches the row after the sweeper: its next check finds the deck done, and its claim nothing
 		const original = await stack.main.waitForExecution(String(rowR.executionId), { timeoutMs: (3 * WAIT + 60) * 1000 });
 		// one more sweep: nothing left to do
@@ -765,17 +767,22 @@ describeQueue('n8n queue mode (main + Redis + 2 workers, PostgreSQL) with the at
 		expect(deliveries.map((d) => d.taskId).sort()).toEqual([...paid].sort());
 		for (const d of deliveries) expect(d.file).toBeGreaterThan(0);
 		for (const [i, title] of titles.entries()) expect({ title, row: byTitle[title] }).toMatchObject({ title, row: { outcome: 'delivered', taskId: paid[i] } });
-		// the executions of the dead workers ended without delivering: erased (the error alone, no node run), or, where
-		// the main that waited for the job was killed before it wrote that error, `crashed` as last saved (at the
-		// Wait) by the restarted main's queue recovery; nothing resumes either. The sweeper delivered their decks.
-		for (const e of lost) {
-			expect(e.status).toMatch(/^(crashed|error)$/);
-			if (e.ranNodes.length) expect(e).toMatchObject({ status: 'crashed', ranNodes: expect.not.arrayContaining([DELIVERY_NODE]) });
-			else expect(e.error).toMatch(/failed to be processed too many times/);
-		}
-		for (const title of ['A1', 'A2', 'B1', 'B2'].map((s) => `Journal ${s}`)) {
-			const taskId = paid[titles.indexOf(title)];
-			expect({ title, by: deliveries.find((d) => d.taskId === taskId)?.by }).toEqual({ title, by: SWEEPER_SINK_PREFIX });
+		if (stack.main.flavor === 'v2') {
+			// n8n 2.x: the executions of the dead workers ended without delivering: erased (the error alone, no node
+			// run), or, where the main that waited for the job was killed before it wrote that error, `crashed` as last
+			// saved (at the Wait) by the restarted main's queue recovery; nothing resumes either. The sweeper delivered
+			// their decks. (n8n 1.123 runs a dead worker's job once more, QUEUE_WORKER_MAX_STALLED_COUNT 1: the
+			// purchases in flight run again from the form's data, find their row written and stop at *Journal: new
+			// purchase?*, the resumed checks deliver; exactly once all the same, which the lines above check.)
+			for (const e of lost) {
+				expect(e.status).toMatch(/^(crashed|error)$/);
+				if (e.ranNodes.length) expect(e).toMatchObject({ status: 'crashed', ranNodes: expect.not.arrayContaining([DELIVERY_NODE]) });
+				else expect(e.error).toMatch(/failed to be processed too many times/);
+			}
+			for (const title of ['A1', 'A2', 'B1', 'B2'].map((s) => `Journal ${s}`)) {
+				const taskId = paid[titles.indexOf(title)];
+				expect({ title, by: deliveries.find((d) => d.taskId === taskId)?.by }).toEqual({ title, by: SWEEPER_SINK_PREFIX });
+			}
 		}
 		// the executions waiting when the main was killed resumed after it started again
 		for (const e of resumed) expect(e).toMatchObject({ status: 'success', error: undefined });

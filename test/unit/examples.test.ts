@@ -202,9 +202,12 @@ describe('example workflows', () => {
 			const create = wf.nodes.find((node) => node.type === 'n8n-nodes-deckgen.deckGen' && node.parameters.operation === 'create');
 			const options = (create?.parameters.options ?? {}) as { idempotencyKey?: string; recordOnly?: boolean };
 			if (options.recordOnly) {
-				// written down by n8n's Data Table node before Recover Purchase sends it from the row
+				// written down by n8n's Data Table node (unless written already: the same request run again) before
+				// Recover Purchase sends it from the row
 				const next = (name: string) => wf.connections?.[name]?.main?.[0]?.map((c) => wf.nodes.find((n) => n.name === c.node)!) ?? [];
-				const [journal] = next(create!.name);
+				const [check] = next(create!.name);
+				expect(check).toMatchObject({ type: 'n8n-nodes-base.dataTable', parameters: { operation: 'rowNotExists', filters: { conditions: [{ keyName: 'idempotencyKey' }] } } });
+				const [journal] = next(check.name);
 				expect(journal).toMatchObject({ type: 'n8n-nodes-base.dataTable', parameters: { operation: 'insert' } });
 				expect(next(journal.name).map((n) => n.parameters)).toEqual([expect.objectContaining({ operation: 'recover', purchaseFrom: 'row' })]);
 			} else expect(options.idempotencyKey).toBeTruthy();
