@@ -136,14 +136,23 @@ export function idempotencyKeyFor(
 	bodyHash: string,
 	override?: string,
 ): string {
-	// The override names the purchase itself (e.g. a webhook delivery id), for every body: the
-	// service answers a redelivery with a replay, and a redelivery whose body changed with 409
-	// idempotency_key_reused instead of a second purchase. A price re-sent after drift may reuse
-	// it, because a price_drift refusal writes nothing.
+	// The override names the purchase itself (e.g. a webhook delivery id): the service answers a
+	// redelivery with a replay, and a redelivery whose body changed with 409 idempotency_key_reused
+	// instead of a second purchase. A price re-sent after drift has its own (repricedKeyOf).
 	if (override) return override;
 	const legacy = legacyKey(store, slot, bodyHash);
 	if (legacy) return legacy;
 	return uuidV5(['v2', scope.workflowId, scope.nodeId, slot.operation, String(slot.itemIndex), bodyHash, scope.origin].join('\u0000'));
+}
+
+/**
+ * The key of a purchase re-sent at the live price after a 409 price_drift (Max Credits): derived from the first
+ * request's key, never from its own body. A retry sends the first request again, meets the drift again, and
+ * re-sends under this same key: at an unchanged price the service replays the purchase; after the live price
+ * moved it refuses the new body (409 idempotency_key_reused) instead of selling a second deck.
+ */
+export function repricedKeyOf(firstKey: string): string {
+	return uuidV5(['repriced', firstKey].join('\u0000'));
 }
 
 /**

@@ -367,7 +367,8 @@ function howToRun(n8n: N8nInstance, w: DevWorkflow, asShipped: boolean, mcpToken
 	if (w.active && w.webhookPaths.length) {
 		const brief = { title: 'Launch plan', coreMessage: 'Why the new plan wins', audience: 'Sales team', slideCount: 8, requesterEmail: 'you@example.com' };
 		return w.webhookPaths
-			.map((p) => `curl -X POST ${n8n.baseUrl}/webhook/${p} -H 'content-type: application/json' -H 'x-delivery-id: try-1' -d '${JSON.stringify(brief)}'`)
+			// a delivery id of its own per webhook: two examples sent one id would be one purchase, replayed by the second
+			.map((p) => `curl -X POST ${n8n.baseUrl}/webhook/${p} -H 'content-type: application/json' -H 'x-delivery-id: ${p}-1' -d '${JSON.stringify(brief)}'`)
 			.join('\n          ');
 	}
 	return 'open it and click Execute workflow';

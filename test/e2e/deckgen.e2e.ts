@@ -310,7 +310,8 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 			expect(done).toMatchObject({ taskId: created.taskId, state: 'succeeded', outcome: 'completed', deckUrl: expect.stringContaining(created.taskId) });
 			const [mail] = sink.of('sink', 'weekly-report/Email the deck');
 			expect(mail.body).toMatchObject({ to: 'team@example.com', subject: expect.stringMatching(/^Weekly report deck, week \d{4}-\d{2}$/) });
-			expect(mail.body.text).toContain(done.deckUrl);
+			// the file, not its link: a link on the service's own origin asks for the API key
+			expect(mail.body.text).not.toContain(done.deckUrl);
 			await expectDeckAttached(mail.body, done);
 			expect(sink.of('sink', 'weekly-report/Email: report needs attention')).toHaveLength(0);
 			expect(sim.ledger.charges.filter((c) => c.taskId === created.taskId)).toHaveLength(1);
@@ -372,7 +373,9 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 			const [done] = itemsOf(rd, 'Wait for Deck', 0);
 			expect(done).toMatchObject({ taskId: bought.taskId, state: 'succeeded' });
 			const [ready] = sink.of('sink', 'surcharge-approval/Slack: deck ready');
-			expect(ready.body.text).toBe(`:white_check_mark: "Annual review 2025" is ready: ${done.deckUrl}`);
+			expect(ready.body).toMatchObject({ channel: '#deck-approvals', initialComment: `:white_check_mark: "Annual review 2025" is ready (task ${done.taskId}).` });
+			await expectDeckAttached(ready.body, done);
+			expect(sink.of('sink', 'surcharge-approval/Slack: deck needs attention')).toHaveLength(0);
 			expect(sink.of('sink', 'surcharge-approval/Slack: surcharge declined')).toHaveLength(0);
 		}),
 	);
@@ -398,13 +401,14 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 			expect({ status: exec1.status, mode: exec1.mode, error: exec1.data.resultData.error?.message }).toEqual({ status: 'success', mode: 'webhook', error: undefined });
 			const rd1 = exec1.data.resultData.runData;
 			const [created] = itemsOf(rd1, 'Create Deck');
-			expect(created).toMatchObject({ outcome: 'success', taskId: expect.stringMatching(/^tsk_/), idempotencyKey: deliveryId });
-			expect(created.replayed).toBeUndefined();
+			expect(created).toMatchObject({ outcome: 'success', taskId: expect.stringMatching(/^tsk_/), idempotencyKey: deliveryId, charge: 'charged', replayed: false });
 			const [done] = itemsOf(rd1, 'Wait for Deck', 0);
 			expect(done).toMatchObject({ taskId: created.taskId, state: 'succeeded', outcome: 'completed' });
+			// Slack gets the file, not a link that asks for the API key
 			const ready = sink.of('sink', 'webhook-to-slack/Slack: deck ready');
 			expect(ready).toHaveLength(1);
-			expect(ready[0].body).toEqual({ channel: '#decks', text: `:white_check_mark: Your deck "${brief.title}" is ready: ${done.deckUrl}` });
+			expect(ready[0].body).toMatchObject({ channel: '#decks', initialComment: `:white_check_mark: Your deck "${brief.title}" is ready (task ${created.taskId}).` });
+			await expectDeckAttached(ready[0].body, done);
 			// the requester's email carries the deck itself, as the Wait node downloaded it
 			const [mailed] = sink.of('sink', 'webhook-to-slack/Email: deck ready');
 			expect(mailed.body).toMatchObject({ to: brief.requesterEmail, subject: `Your deck "${brief.title}" is ready` });
@@ -695,7 +699,7 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 				// A and B replayed the original purchases (same taskIds), C bought now
 				expect(created.slice(0, 2).map((c) => ({ taskId: c.taskId, replayed: c.replayed }))).toEqual(boughtFirst.map((c) => ({ taskId: c.taskId, replayed: true })));
 				expect(created[2]).toMatchObject({ outcome: 'success', taskId: expect.stringMatching(/^tsk_/) });
-				expect(created[2].replayed).toBeUndefined();
+				expect(created[2]).toMatchObject({ charge: 'charged', replayed: false });
 				const all = sim.ledger.charges.slice(before);
 				expect(all).toHaveLength(3);
 				expect(new Set(all.map((c) => c.taskId))).toEqual(new Set(created.map((c) => c.taskId)));

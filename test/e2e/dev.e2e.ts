@@ -3,6 +3,8 @@
  * built package, credential, every example imported runnable) runs every example file of
  * test/workflows/examples to its end: what a person sees after `npm run dev` before wiring real accounts.
  * Only the clocks are faster than in `npm run dev` (decks of 10-35 min take 0.1-0.35 s, n8n Wait nodes 1 s).
+ * Then the two examples that loop (at-scale, recover-purchase) on a deck the simulator never finishes: each
+ * leaves its loop on the node that says so, with the deck's taskId, once Check Deck's Max Wait has passed.
  *
  * Run: npm run test:e2e  (DECKGEN_E2E_FLAVORS=v2 to run one flavor)
  */
@@ -10,10 +12,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as fs from 'fs';
 import * as path from 'path';
-import { DEFAULT_ARGS, startDev, type DevSession, type DevWorkflow } from '../dev/dev';
+import { DEFAULT_ARGS, devPatch, startDev, type DevSession, type DevWorkflow } from '../dev/dev';
 import { ensureBuilt } from './fixtures/build';
 import { submitDeckForm } from './fixtures/at-scale';
-import { EXAMPLES_DIR } from './fixtures/examples';
+import { EXAMPLES_DIR, loadExample, prepareExample, RECOVERY_EXAMPLE, SCALE_EXAMPLE } from './fixtures/examples';
 import type { SinkRecord } from './fixtures/sink';
 import { Flavor, e2eFlavors } from './n8n-install';
 import { closeHttpClients, ExecutionDetail, freePort } from './n8n-instance';
@@ -31,13 +33,13 @@ type Json = Record<string, any>;
 /** What each example must have delivered to the stand-in (node name -> kind and attachments), besides ending in success. */
 const DELIVERS: Record<string, Array<{ node: string; kind: SinkRecord['kind']; attachments?: number }>> = {
 	'webhook-to-slack.json': [
-		{ node: 'Slack: deck ready', kind: 'sink' },
+		{ node: 'Slack: deck ready', kind: 'sink', attachments: 1 },
 		{ node: 'Email: deck ready', kind: 'sink', attachments: 1 },
 	],
 	'weekly-report.json': [{ node: 'Email the deck', kind: 'sink', attachments: 1 }],
 	'surcharge-approval.json': [
 		{ node: 'Ask for approval in Slack', kind: 'approval' },
-		{ node: 'Slack: deck ready', kind: 'sink' },
+		{ node: 'Slack: deck ready', kind: 'sink', attachments: 1 },
 	],
 	'materials.json': [{ node: 'q3-results.pdf', kind: 'file' }],
 	'at-scale.json': [{ node: 'Slack: deck file', kind: 'sink', attachments: 1 }],
@@ -165,5 +167,77 @@ describe.each(flavors)('npm run dev (n8n %s): every example runs with the stand-
 			// and `npm run dev` printed it
 			expect(lines.some((l) => l.startsWith('[stand-in]') && l.includes(name))).toBe(true);
 		}
+	});
+	/**
+	 * A deck the simulator never finishes (held as running from the moment it is charged, before the first
+	 * check reads it), in a copy of the example whose Check Deck has a Max Wait of 6 s: the loop goes round
+	 * (Wait 1 s here) until the deck is past it, then leaves on "Slack: deck not done in time" with its taskId.
+	 */
+	test.each([SCALE_EXAMPLE, RECOVERY_EXAMPLE] as const)('%s: a deck that never finishes leaves the loop on "Slack: deck not done in time", with its taskId, once Max Wait has passed', async (file) => {
+		const BOUND_SECONDS = 6;
+		const prefix = `${path.basename(file, '.json')}-bound`;
+		const example = loadExample(file);
+		const check = example.nodes.find((n) => n.name === 'Check Deck')!;
+		const webhook = example.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
+		const wf = prepareExample(example, {
+			credential: dev.credential,
+			sinkUrl: dev.sink.url,
+			sinkPrefix: prefix,
+			nameSuffix: ' (loop bound e2e)',
+			patch: {
+				...devPatch(example, dev.sink.url, 1),
+				'Check Deck': { options: { ...(check.parameters.options as object), maxWaitMinutes: BOUND_SECONDS / 60 } },
+				...(webhook ? { [webhook.name]: { ...webhook.parameters, path: prefix } } : {}),
+			},
+		});
+		if (webhook) wf.nodes = wf.nodes.map((n) => (n.name === webhook.name ? { ...n, webhookId: `${prefix}-webhook` } : n));
+		const id = await dev.n8n.importWorkflow(wf);
+		// hold every deck this run buys as running, from its charge on: it never finishes
+		const before = dev.sim.ledger.charges.length;
+		const held = new Set<string>();
+		const hold = setInterval(() => {
+			for (const charge of dev.sim.ledger.charges.slice(before)) {
+				if (held.has(charge.taskId)) continue;
+				dev.sim.control.holdDeck(charge.taskId, true);
+				held.add(charge.taskId);
+			}
+		}, 2);
+		let execution: ExecutionDetail;
+		try {
+			if (webhook) {
+				await dev.n8n.activate(id);
+				const answer = await dev.n8n.runWebhook({ path: prefix, headers: { 'x-delivery-id': `${prefix}-${flavor}` }, body: { title: 'A deck that never finishes', coreMessage: 'Held by the simulator', audience: 'The loop' } });
+				expect(answer.status).toBeLessThan(300);
+				[execution] = await webhookExecutions({ id } as DevWorkflow, 1);
+			} else {
+				execution = await dev.n8n.runManually(id, { triggerNode: 'Start', timeoutMs: 120_000 });
+			}
+		} finally {
+			clearInterval(hold);
+			if (webhook) await dev.n8n.deactivate(id);
+			for (const taskId of held) dev.sim.control.holdDeck(taskId, false);
+		}
+		expect({ status: execution.status, error: execution.data.resultData.error?.message }).toEqual({ status: 'success', error: undefined });
+		// one deck bought, never finished
+		expect([...held]).toHaveLength(1);
+		const [taskId] = held;
+		const runData = execution.data.resultData.runData as Record<string, Array<{ data?: { main?: Array<Array<{ json: Json }> | null> } }>>;
+		// the loop went round, then out on the bound: Past Max Wait? true once, false before it
+		const verdicts = (runData['Past Max Wait?'] ?? []).map((run) => [0, 1].map((o) => run.data?.main?.[o]?.length ?? 0));
+		expect(verdicts.at(-1)).toEqual([1, 0]);
+		expect(verdicts.slice(0, -1).every(([yes, no]) => yes === 0 && no === 1)).toBe(true);
+		expect(verdicts.length).toBeGreaterThan(1);
+		const [past] = runData['Past Max Wait?'].at(-1)!.data!.main![0]!;
+		expect(past.json).toMatchObject({ outcome: 'still_running', taskId, pastMaxWait: true, statusNote: expect.stringMatching(/past Max Wait/) });
+		// said where a person sees it, with the taskId; nothing delivered as done
+		const said = dev.sink.of('sink', `${prefix}/Slack: deck not done in time`);
+		expect(said).toHaveLength(1);
+		expect(String(said[0].body.text)).toContain(`(task ${taskId}) is not done within Check Deck's Max Wait`);
+		expect(String(said[0].body.text)).toContain('past Max Wait');
+		expect(dev.sink.of('sink', `${prefix}/${file === SCALE_EXAMPLE ? 'Slack: deck file' : 'Slack: recovered deck'}`)).toHaveLength(0);
+		// within the bound: out once Max Wait had passed, and no later than one more round of the loop after it
+		const seconds = (Date.parse(String(execution.stoppedAt)) - Date.parse(String(execution.startedAt))) / 1000;
+		expect(seconds).toBeGreaterThanOrEqual(BOUND_SECONDS);
+		expect(seconds).toBeLessThan(BOUND_SECONDS + 15);
 	});
 });

@@ -9,21 +9,24 @@
  * - a node added as a person adds it (node creator: the node, then the action) for every operation
  *   of Deck Generator and every mode of Deck Generator Wait: its panel and its outputs the same way;
  *   the canvas marks it only where the table says a required field is left to fill;
+ * - a status record the built-in reading cannot read (issue 43), run as a person runs it (the canvas's
+ *   Execute workflow): Get Status's output pane and its item name the path to paste, with its value; that
+ *   path typed into Options → Status Word Path, the next run reads the word and says nothing more;
  * - no error in the browser's console or an uncaught exception, all along (filters below, each
  *   with its reason);
  * - then every README picture (test/editor/browser.ts `SHOTS`) from this same n8n, written to
  *   .github/assets, so no picture is older than the panel it shows. CI skips this part
  *   (`DECKGEN_EDITOR_PICTURES=0` in .ci/run: about two minutes, and CI keeps no picture); every canvas
- *   and panel the pictures show is checked above all the same, and `test/unit/panels-readme.test.ts`
+ *   and panel the pictures show is checked above all the same, and `test/unit/panels-doc.test.ts`
  *   fails when README links a picture that does not exist.
  *
- * The table is test/editor/panels.ts, also rendered into README's "What each panel shows". Runs on
+ * The table is test/editor/panels.ts, also rendered into docs/panels.md's "What each panel shows". Runs on
  * 2.x only, whatever DECKGEN_E2E_FLAVORS says: the table is what 2.x's editor draws, the README's
  * pictures are 2.x's, and 1.123's editor draws panels with other markup. Prints
  * `E2E editor v2: …` with what each part took.
  */
 import * as path from 'path';
-import { start, type Simulator } from '../simulator';
+import { PROFILES, start, type Simulator } from '../simulator';
 import { bindCredentials, chromiumPath, closePanel, EXAMPLES, launchEditor, openCanvas, openPanel, addNodeFromCreator, pickOption, SHOTS, takeShot, type Editor } from '../editor/browser';
 import { readCanvas, readPanel, type CanvasNodeReading, type CanvasReading, type PanelReading } from '../editor/inspect';
 import { PANELS, panelFor, panelName, sameFields, type Panel } from '../editor/panels';
@@ -238,6 +241,78 @@ describeFlavors('the editor in real n8n %s', (flavor) => {
 		problems.push(...takeErrors().map((e) => `reading paths: ${e}`));
 		seconds.readingPaths = (Date.now() - t) / 1000;
 		expect(problems).toEqual([]);
+	});
+
+	test('a status record the built-in reading cannot read: run from the editor, Get Status names the path to paste; pasted into Status Word Path, the next run reads the word', async () => {
+		const t = Date.now();
+		const page = editor.page;
+		// a service of its own: no status word where the built-in reading looks for one, the reference profile's
+		// words under `result.main.stage` (a name that is no state member's, inside a result member: a part of the job)
+		const words = PROFILES.reference.statusWords;
+		const unreadable = await start({ seed: 2, clock: { manual: true }, choices: { omitStatusWord: true, statusExtras: (deck) => ({ result: { main: { stage: words[deck.phase] } } }) } });
+		try {
+			const taskId = unreadable.control.seedDeck({ key: unreadable.keys.personal, durationMs: 30 * 60_000 });
+			unreadable.control.advance(10 * 60_000);
+			unreadable.control.holdDeck(taskId, true);
+			expect(unreadable.control.deck(taskId)?.phase).toBe('running');
+			const nodes = [
+				{ id: 'u-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{ id: 'u-task', name: 'Task', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [220, 0], parameters: { assignments: { assignments: [{ id: 'u-a', name: 'taskId', value: taskId, type: 'string' }] }, options: {} } },
+				{ id: 'u-get', name: 'Get Status', type: `${PACKAGE}.deckGen`, typeVersion: 1.1, position: [440, 0], credentials: { deckGenApi: { name: 'Deck Generator (a service of its own)' } }, parameters: { resource: 'deck', operation: 'getStatus', taskId: '={{ $json.taskId }}', options: {} } },
+			];
+			const connections = { Start: { main: [[{ node: 'Task', type: 'main', index: 0 }]] }, Task: { main: [[{ node: 'Get Status', type: 'main', index: 0 }]] } };
+			const id = await n8n.importWorkflow(await bindCredentials(n8n, { name: 'editor e2e: a record to read', nodes, connections }, { apiKey: unreadable.keys.personal, baseUrl: unreadable.url }, credentials));
+			const output = page.locator('[data-test-id="ndv"] [data-test-id="output-panel"]').first();
+			const hint = output.locator('[data-test-id="node-hint"]');
+			/** The output as the JSON view shows it: its text is the items' JSON, indented with no-break spaces. */
+			const shownItems = async () => {
+				await output.locator('[data-test-id="radio-button-json"]').first().click();
+				// (drawn after the click: read until the text is whole)
+				for (let attempt = 1; ; attempt++) {
+					const text = await output.locator('[data-test-id="ndv-data-container"]').first().innerText();
+					try {
+						return JSON.parse(text.replace(/\u00a0/g, ' ')) as Array<Record<string, unknown>>;
+					} catch (e) {
+						if (attempt === 20) throw e;
+						await page.waitForTimeout(250);
+					}
+				}
+			};
+			const suggestion = 'Status Word Path `result.main.stage` is "generating"';
+
+			// run as a person does (the canvas's Execute workflow), then open Get Status
+			await openCanvas(page, n8n, id);
+			await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+			await openPanel(page, 'Get Status');
+			await hint.first().waitFor({ state: 'visible', timeout: 60_000 });
+			expect(await hint.first().innerText()).toContain(`set one of these (the path as written, then what is there now): ${suggestion}`);
+			const [before] = await shownItems();
+			expect(before).toMatchObject({ state: 'unknown', statusNote: expect.stringContaining(`To read this record, set one of these in the options: ${suggestion}`) });
+			expect(before).not.toHaveProperty('statusWord');
+
+			// follow it: Options → Add Option → Status Word Path, the path typed in; close the panel, run again
+			await page.locator('[data-test-id="ndv"] input[placeholder="Add Option"]').first().click();
+			await page.getByRole('option', { name: 'Status Word Path', exact: true }).first().click();
+			await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-statusWordPath"] input').first().pressSequentially('result.main.stage');
+			// (Escape only leaves the field: the panel's own close button)
+			await page.locator('[data-test-id="ndv-close-button"]').first().click();
+			await page.locator('[data-test-id="ndv"]').first().waitFor({ state: 'hidden', timeout: 10_000 });
+			await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+			await openPanel(page, 'Get Status');
+			await output.getByText('"statusWord"').first().waitFor({ state: 'visible', timeout: 60_000 });
+			const [after] = await shownItems();
+			expect(after).toMatchObject({ state: 'running', statusWord: 'generating', statusNote: '(The word was read from result.main.stage.)' });
+			expect(await hint.count()).toBe(0);
+			await closePanel(page);
+			// and n8n saved it (its autosave): every later run reads the word, not only this editor's
+			const saved = async () => (await n8n.getWorkflow(id)).nodes.find((n: { name: string }) => n.name === 'Get Status')?.parameters.options;
+			for (let i = 0; i < 20 && (await saved())?.statusWordPath === undefined; i++) await page.waitForTimeout(500);
+			expect(await saved()).toEqual({ statusWordPath: 'result.main.stage' });
+		} finally {
+			await unreadable.close();
+		}
+		seconds.recordToRead = (Date.now() - t) / 1000;
+		expect(takeErrors().map((e) => `a record to read: ${e}`)).toEqual([]);
 	});
 
 	test.each(PANELS.filter((p) => p.added).map((p) => [panelName(p), p] as const))('a new %s, added from the node creator', async (_name, panel) => {

@@ -238,7 +238,8 @@ describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigg
 
 		const again = (await call(first, 'Create_Deck', order)).items[0];
 		expect(again).toMatchObject({ outcome: 'success', taskId: bought.taskId, replayed: true });
-		expect(again.message).toMatch(/^This is the deck bought earlier; nothing was charged\./);
+		expect(again).toMatchObject({ charge: 'replayed' });
+		expect(again.message).toContain('This deck was bought before this run, with the same Idempotency-Key: the service replayed that purchase and charged nothing now.');
 		const fromNewSession = (await call(await connect(), 'Create_Deck', order)).items[0];
 		expect(fromNewSession).toMatchObject({ taskId: bought.taskId, replayed: true });
 		expect(sim.ledger.charges.length).toBe(charges);
@@ -246,7 +247,7 @@ describe.each(flavors)('the Deck Generator tools through n8n %s MCP Server Trigg
 		const another = (await call(first, 'Create_Deck', { ...order, purchaseReference: 'second copy' })).items[0];
 		expect(another).toMatchObject({ outcome: 'success' });
 		expect(another.taskId).not.toBe(bought.taskId);
-		expect(another.replayed).toBeUndefined();
+		expect(another).toMatchObject({ charge: 'charged', replayed: false });
 		// three decks of 10 in all, past the example's 20 credits without review: each MCP call is an execution of its own
 		const changed = (await call(first, 'Create_Deck', { ...order, audience: 'The sales team' })).items[0];
 		expect(changed).toMatchObject({ outcome: 'success' });

@@ -1,9 +1,9 @@
 /**
- * What each panel of the Deck Generator nodes shows in n8n's editor: ONE table, read by the README's
- * section "What each panel shows" (rendered by ./readme.ts, checked by test/unit/panels-readme.test.ts)
+ * What each panel of the Deck Generator nodes shows in n8n's editor: ONE table, read by docs/panels.md's
+ * section "What each panel shows" (rendered by ./panels-doc.ts, checked by test/unit/panels-doc.test.ts)
  * and by the editor's end-to-end test (test/e2e/editor.e2e.ts), which opens every panel below in a
  * real n8n 2.x and fails where the editor shows something else. Change a node's fields, then this
- * table, then `npx ts-node --transpile-only test/editor/readme.ts --write`.
+ * table, then `npx ts-node --transpile-only test/editor/panels-doc.ts --write`.
  *
  * - `fields`: the labels of the Parameters tab, top to bottom, as n8n draws them: not the credential
  *   row, not what sits inside a collection (Additional Fields, Options). A notice is `Notice: ` and
@@ -122,22 +122,13 @@ export const PANELS: Panel[] = [
 	{ node: 'deckGenWait', version: 1.1, parameters: { mode: 'waitUntilDone' }, added: { node: 'Deck Generator Wait' }, fields: ['Mode', 'Task ID', 'Options'], outputs: WAIT },
 	{ node: 'deckGenWait', version: 1.1, parameters: { mode: 'checkOnce' }, added: { node: 'Deck Generator Wait', pick: { mode: 'Check Once' } }, fields: ['Mode', 'Task ID', 'Options'], outputs: WAIT },
 
-	// The examples' nodes (test/workflows/examples: version 1, as saved by 0.1 and 0.2)
-	{ node: 'deckGen', version: 1, parameters: deck('create'), fields: [...CREATE_FIELDS, SPLIT, 'Options'], outputs: PAYMENT },
-	{ node: 'deckGen', version: 1, parameters: { ...deck('create'), briefFrom: 'input' }, fields: [...CREATE_FROM_ITEM, SPLIT, 'Options'], outputs: PAYMENT },
-	{ node: 'deckGen', version: 1, parameters: { resource: 'material', operation: 'upload' }, fields: ['Resource', 'Operation', 'Input Binary Field', SPLIT, 'Options'], outputs: PAYMENT },
-	{ node: 'deckGenWait', version: 1, parameters: { mode: 'waitUntilDone' }, fields: ['Mode', 'Task ID Field', 'Options'], outputs: WAIT },
-	{ node: 'deckGenWait', version: 1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID Field', 'Options'], outputs: WAIT },
-	{ node: 'deckGenTool', version: 1, parameters: { resource: 'account', operation: 'getCredits' }, fields: ['Resource', 'Operation', 'Options', 'Description'], outputs: TOOL },
-	// the MCP example's Create Deck buys without n8n's review, within a small limit (the MCP client approves each call)
-	{ node: 'deckGenTool', version: 1, parameters: { ...deck('create'), buyWithoutReview: 'true' }, fields: toolCreateFields(true), outputs: TOOL },
-	{ node: 'deckGenTool', version: 1, parameters: deck('getStatus'), fields: ['Resource', 'Operation', 'Task ID', 'Options', 'Description'], outputs: TOOL },
-	{ node: 'deckGenWaitTool', version: 1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID', 'Options', 'Description'], outputs: TOOL },
-
-	// The AI agent example's tools (ai-agent-review.json, made with version 1.1)
+	// The examples' nodes that no node added above selects (test/workflows/examples, all at version 1.1, as a new node is)
+	{ node: 'deckGen', version: 1.1, parameters: { ...deck('create'), briefFrom: 'input' }, fields: [...CREATE_FROM_ITEM, SPLIT, 'Options'], outputs: PAYMENT },
 	{ node: 'deckGenTool', version: 1.1, parameters: { resource: 'account', operation: 'getCredits' }, fields: ['Resource', 'Operation', 'Options', 'Description'], outputs: TOOL },
-	// behind n8n's review (and, in the editor test, the same node straight on the agent: the notice is true for both)
+	// behind n8n's review in the AI agent example (and, in the editor test, the same node straight on the agent: the notice is true for both)
 	{ node: 'deckGenTool', version: 1.1, parameters: deck('create'), fields: toolCreateFields(false), outputs: TOOL },
+	// the MCP example's Create Deck buys without n8n's review, within a small limit (the MCP client approves each call)
+	{ node: 'deckGenTool', version: 1.1, parameters: { ...deck('create'), buyWithoutReview: 'true' }, fields: toolCreateFields(true), outputs: TOOL },
 	{ node: 'deckGenTool', version: 1.1, parameters: deck('getStatus'), fields: ['Resource', 'Operation', 'Task ID', 'Options', 'Description'], outputs: TOOL },
 	{ node: 'deckGenWaitTool', version: 1.1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID', 'Options', 'Description'], outputs: TOOL },
 

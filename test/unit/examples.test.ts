@@ -4,7 +4,11 @@
  * only for saved 0.1 workflows), every example says on its canvas what to set before it runs, in full,
  * on a note large enough to show it, and saves its progress (a crash in the middle of a wait resumes).
  * An AI agent never reaches a tool that spends but through a person's review, and an MCP server's
- * Create cannot confirm a surcharge by itself (issue 32).
+ * Create cannot confirm a surcharge by itself (issue 32). Issue 45: every Deck Generator node is at the
+ * version a new node gets; every loop ends on a bound the workflow shows (Check Once's Max Wait, an IF on
+ * pastMaxWait, a node that says so); a message about a deck that failed or is still running carries the
+ * item's statusNote; a deck is posted as its file, never as a link that asks for the key, and a deck done
+ * without its file is said as such, never "is ready: " with nothing after it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -157,6 +161,102 @@ export function noteHeightNeeded(content: string, width: number): number {
 	return height;
 }
 
+
+type Connections = NonNullable<Workflow['connections']>;
+
+/** The nodes an output of `name` feeds (`output` its index; every output when omitted). */
+function targetsOf(wf: Workflow, name: string, output?: number): string[] {
+	const outputs = (wf.connections as Connections | undefined)?.[name]?.main ?? [];
+	return (output === undefined ? outputs.flat() : outputs[output] ?? []).map((c) => c.node);
+}
+
+/** Every node reachable from `names` along main connections, not going on past a node `stop` says to stop at. */
+function reachable(wf: Workflow, names: string[], stop: (name: string) => boolean = () => false): Set<string> {
+	const seen = new Set<string>();
+	const queue = [...names];
+	while (queue.length) {
+		const name = queue.shift()!;
+		if (seen.has(name)) continue;
+		seen.add(name);
+		if (!stop(name)) queue.push(...targetsOf(wf, name));
+	}
+	return seen;
+}
+
+const byName = (wf: Workflow, name: string) => wf.nodes.find((n) => n.name === name)!;
+const isDeckNode = (wf: Workflow) => (name: string) => String(byName(wf, name)?.type).startsWith('n8n-nodes-deckgen.');
+const isMessage = (n: Node) => n.type === 'n8n-nodes-base.slack' || n.type === 'n8n-nodes-base.emailSend';
+/** What a message node sends a person: a Slack text or file comment, an email's text. */
+const messageText = (n: Node) => {
+	const p = n.parameters as Record<string, any>;
+	return String(p.text ?? p.message ?? p.options?.initialComment ?? p.html ?? '');
+};
+const postsTheFile = (n: Node) => {
+	const p = n.parameters as Record<string, any>;
+	return (n.type === 'n8n-nodes-base.slack' && p.resource === 'file' && p.operation === 'upload') || (n.type === 'n8n-nodes-base.emailSend' && Boolean(p.options?.attachments));
+};
+const ifReads = (n: Node | undefined, what: string) => n?.type === 'n8n-nodes-base.if' && JSON.stringify(n.parameters.conditions).includes(what);
+
+/**
+ * Where a Check Once loop would run for ever: a node on a cycle that is no bounded Check Once loop. Bounded:
+ * Check Once with Max Wait (Minutes) set in the workflow, its Still Running into an IF on pastMaxWait whose
+ * true output leaves the loop (to a node that says so) and whose false output comes back.
+ */
+function unboundedLoops(wf: Workflow): string[] {
+	const problems: string[] = [];
+	const onCycle = wf.nodes.filter((n) => [...targetsOf(wf, n.name)].some((t) => reachable(wf, [t]).has(n.name)));
+	const checks = onCycle.filter((n) => n.type === 'n8n-nodes-deckgen.deckGenWait' && n.parameters.mode === 'checkOnce');
+	for (const check of checks) {
+		const options = (check.parameters.options ?? {}) as Record<string, unknown>;
+		if (typeof options.maxWaitMinutes !== 'number') problems.push(`${check.name}: no Max Wait (Minutes) set in the workflow`);
+		const [ifName, ...more] = targetsOf(wf, check.name, 2);
+		const bound = byName(wf, ifName);
+		if (more.length || !ifReads(bound, '$json.pastMaxWait')) {
+			problems.push(`${check.name}: Still Running goes to ${[ifName, ...more].join(', ') || 'nothing'}, not to one IF on pastMaxWait`);
+			continue;
+		}
+		const exits = targetsOf(wf, ifName, 0);
+		if (!exits.length || exits.some((exit) => reachable(wf, [exit]).has(check.name))) problems.push(`${ifName}: its true output does not leave the loop`);
+		if (!reachable(wf, targetsOf(wf, ifName, 1)).has(check.name)) problems.push(`${ifName}: its false output does not come back to ${check.name}`);
+	}
+	for (const n of onCycle) {
+		if (!checks.some((check) => reachable(wf, [check.name]).has(n.name) && reachable(wf, [n.name]).has(check.name))) problems.push(`${n.name}: on a loop without a Check Once`);
+	}
+	return problems;
+}
+
+/**
+ * What a person would read wrong: a message after Failed or Still Running without the item's statusNote; a
+ * message with `deckUrl` (a link on the service's own address asks for the API key); a finished deck said
+ * ready without its file (Completed must go to an IF on the attached file: the file posted on true, why it is
+ * missing on false).
+ */
+function messageProblems(wf: Workflow): string[] {
+	const problems: string[] = [];
+	const stop = isDeckNode(wf);
+	const messagesFrom = (names: string[]) => [...reachable(wf, names, stop)].map((name) => byName(wf, name)).filter(isMessage);
+	for (const n of wf.nodes.filter(isMessage)) if (messageText(n).includes('deckUrl')) problems.push(`${n.name}: sends deckUrl, a link that may ask for the key`);
+	for (const wait of wf.nodes.filter((n) => n.type === 'n8n-nodes-deckgen.deckGenWait')) {
+		for (const output of [1, 2]) {
+			for (const message of messagesFrom(targetsOf(wf, wait.name, output))) {
+				if (!messageText(message).includes('$json.statusNote')) problems.push(`${message.name}: after ${wait.name}'s ${output === 1 ? 'Failed' : 'Still Running'}, without statusNote`);
+			}
+		}
+		const completed = targetsOf(wf, wait.name, 0);
+		if (!messagesFrom(completed).length) continue;
+		const [check, ...more] = completed;
+		if (more.length || !ifReads(byName(wf, check), '$binary.data') || (wait.parameters.options as Record<string, unknown>)?.downloadFile !== true) {
+			problems.push(`${wait.name}: Completed reaches a message without Download File and an IF on the attached file`);
+			continue;
+		}
+		for (const message of messagesFrom(targetsOf(wf, check, 0))) if (!postsTheFile(message)) problems.push(`${message.name}: the deck is ready, but not posted as its file`);
+		for (const message of messagesFrom(targetsOf(wf, check, 1))) {
+			if (!/downloadError/.test(messageText(message)) || /is ready/.test(messageText(message))) problems.push(`${message.name}: a deck without its file, not said why`);
+		}
+	}
+	return problems;
+}
+
 describe('example workflows', () => {
 	test('there are examples, each a named workflow', () => {
 		expect(files).toEqual(expect.arrayContaining(['materials.json', 'surcharge-approval.json', 'webhook-to-slack.json', 'weekly-report.json']));
@@ -290,6 +390,45 @@ describe('example workflows', () => {
 		]);
 		expect(edit(mcp, (wf) => delete node(wf, 'Create Deck').parameters.buyWithoutReview)).toEqual(['Create Deck reaches an MCP client with Buy Without Review off: it would buy nothing']);
 		expect(edit(mcp, (wf) => (node(wf, 'Create Deck').parameters.creditLimitPerExecution = 500))).toEqual(['Create Deck may spend 500 credits a call without review: not a small limit']);
+	});
+
+	test.each(checked.map(({ file, wf }) => [file, wf] as const))('%s: its Deck Generator nodes are at the version a new node gets', (_file, wf) => {
+		const stale = wf.nodes.filter((n) => descriptions[n.type] && n.typeVersion !== descriptions[n.type].defaultVersion).map((n) => `${n.name} v${n.typeVersion}`);
+		expect(stale).toEqual([]);
+	});
+
+	test.each(checked.map(({ file, wf }) => [file, wf] as const))('%s: every loop ends on a bound the workflow shows', (_file, wf) => {
+		expect(unboundedLoops(wf)).toEqual([]);
+	});
+
+	test.each(checked.map(({ file, wf }) => [file, wf] as const))('%s: what a person reads carries statusNote, the deck comes as its file, a missing file is said', (_file, wf) => {
+		expect(messageProblems(wf)).toEqual([]);
+	});
+
+	test('the loop and message checks themselves find a loop with no bound, a note left out, a link sent and a file not checked', () => {
+		const atScale = examples.find(({ file }) => file === 'at-scale.json')!.wf;
+		const webhook = examples.find(({ file }) => file === 'webhook-to-slack.json')!.wf;
+		const edit = (wf: Workflow, change: (copy: Workflow) => void) => {
+			const copy = JSON.parse(JSON.stringify(wf)) as Workflow;
+			change(copy);
+			return copy;
+		};
+		// Still Running straight back to the Wait: the loop of 0.2's example
+		const unbounded = edit(atScale, (wf) => (wf.connections!['Check Deck'].main[2] = [{ node: 'Wait 5 min', type: 'main' }]));
+		expect(unboundedLoops(unbounded)).toEqual(['Check Deck: Still Running goes to Wait 5 min, not to one IF on pastMaxWait']);
+		expect(unboundedLoops(edit(atScale, (wf) => delete (byName(wf, 'Check Deck').parameters.options as Record<string, unknown>).maxWaitMinutes))).toEqual([
+			'Check Deck: no Max Wait (Minutes) set in the workflow',
+		]);
+		const careless = edit(webhook, (wf) => {
+			byName(wf, 'Slack: still running').parameters.text = '=Deck {{ $json.taskId }} is still generating.';
+			byName(wf, 'Email: deck ready').parameters.text = '=Your deck is ready: {{ $json.deckUrl }}';
+			wf.connections!['Wait for Deck'].main[0] = [{ node: 'Email: deck ready', type: 'main' }];
+		});
+		expect(messageProblems(careless)).toEqual([
+			'Email: deck ready: sends deckUrl, a link that may ask for the key',
+			"Slack: still running: after Wait for Deck's Still Running, without statusNote",
+			'Wait for Deck: Completed reaches a message without Download File and an IF on the attached file',
+		]);
 	});
 
 	test('an email that says it attaches the deck attaches it, and one that sends the link is named so', () => {

@@ -1,11 +1,9 @@
 /**
- * Cheap guards of the form's structure: documentation links land on a README heading, option
- * lists read alphabetically (as n8n lists them and as its lint wants), "Add Option" is spelled the
- * same on both nodes, and Slide Count and Max Credits sit on the form of the operations that use them.
+ * Cheap guards of the form's structure: option lists read alphabetically (as n8n lists them and as
+ * its lint wants), "Add Option" is spelled the same on both nodes, and Slide Count and Max Credits sit
+ * on the form of the operations that use them. (That the panels' Docs links land on a heading:
+ * test/unit/doc-links.test.ts.)
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-
 import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodeProperties, type INodePropertyOptions, type INodeTypeDescription } from 'n8n-workflow';
 
 import { DeckGenApi } from '../../credentials/DeckGenApi.credentials';
@@ -14,38 +12,6 @@ import { CREATE_FORM_LABELS } from '../../nodes/DeckGen/actions/deck/create.oper
 import { DeckGenWait } from '../../nodes/DeckGenWait/DeckGenWait.node';
 import { ensureEnvironment } from '../harness/environment';
 import { buildRegistry } from '../harness/registry';
-
-const ROOT = join(__dirname, '../..');
-const README_LINK = /(?:https:\/\/github\.com\/deckgen\/n8n-nodes-deckgen|README\.md)(?:\/blob\/[^#\s'"]+)?#([A-Za-z0-9_-]+)/g;
-
-/** The anchors GitHub gives README.md's headings (lower case, punctuation dropped, spaces to -). */
-function readmeAnchors(): Set<string> {
-	const anchors = new Set<string>();
-	const seen = new Map<string, number>();
-	let fenced = false;
-	for (const line of readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n')) {
-		if (line.startsWith('```')) fenced = !fenced;
-		const heading = !fenced && /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
-		if (!heading) continue;
-		const slug = heading[1]
-			.replace(/`/g, '')
-			.toLowerCase()
-			.replace(/[^\p{L}\p{N}\s_-]/gu, '')
-			.replace(/\s/g, '-');
-		const count = seen.get(slug) ?? 0;
-		seen.set(slug, count + 1);
-		anchors.add(count ? `${slug}-${count}` : slug);
-	}
-	return anchors;
-}
-
-function filesUnder(dir: string, pattern: RegExp): string[] {
-	return readdirSync(dir).flatMap((name) => {
-		const path = join(dir, name);
-		if (statSync(path).isDirectory()) return filesUnder(path, pattern);
-		return pattern.test(name) ? [path] : [];
-	});
-}
 
 const nodes = [new DeckGen(), new DeckGenWait()];
 
@@ -60,18 +26,6 @@ function allProperties(properties: INodeProperties[], path = ''): Array<{ path: 
 }
 
 describe('structure', () => {
-	test('every README link in the nodes, the credential and the codex files lands on a README heading', () => {
-		const anchors = readmeAnchors();
-		const files = [...filesUnder(join(ROOT, 'nodes'), /\.(ts|json)$/), ...filesUnder(join(ROOT, 'credentials'), /\.ts$/)];
-		const links = files.flatMap((file) =>
-			[...readFileSync(file, 'utf8').matchAll(README_LINK)].map((match) => ({ file: relative(ROOT, file), anchor: match[1] })),
-		);
-		// the credential's documentationUrl and both codex files link at least
-		expect(links.length).toBeGreaterThanOrEqual(5);
-		expect(links.filter((link) => !anchors.has(link.anchor))).toEqual([]);
-		expect(new DeckGenApi().documentationUrl).toMatch(README_LINK);
-	});
-
 	test('options of every collection and every picker are in alphabetical order', () => {
 		const unsorted: string[] = [];
 		for (const node of nodes) {

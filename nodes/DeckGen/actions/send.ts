@@ -11,6 +11,7 @@ import {
 	canonicalJson,
 	IDEMPOTENCY_HEADER,
 	idempotencyKeyFor,
+	repricedKeyOf,
 	MAY_HAVE_BEEN_BOUGHT,
 	originHash,
 	purchasesIn,
@@ -113,7 +114,9 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 		const live = livePriceOf(sent.outcome.failure);
 		if (ceiling !== undefined && live !== undefined && live <= ceiling) {
 			repricedFrom = request.json.expected_credits as number;
-			sent = await sendOnce(item, request, { ...request.json, expected_credits: live }, origin);
+			// the same purchase at the live price: its key follows from the first request's (repricedKeyOf)
+			const repriced = { ...request, options: { ...request.options, idempotencyKey: repricedKeyOf(sent.key) } };
+			sent = await sendOnce(item, repriced, { ...request.json, expected_credits: live }, origin);
 		}
 	}
 
@@ -126,6 +129,7 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 			? endpointHint(request.endpoint, item.service.endpointPaths[request.endpoint], outcome.failure.status, request.method ?? 'POST')
 			: undefined;
 
+	if (repricedFrom !== undefined && outcome.route === 'error' && isKeyReused(outcome.failure)) throw boughtAtAnotherPrice(item, outcome.failure, sent);
 	return emit(item, outcome, {
 		decorate: request.decorate,
 		requiredMember: request.requiredMember,
@@ -138,6 +142,23 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 		request: request.json,
 		pathHint: pathHint && request.endpoint ? { text: pathHint, endpoint: request.endpoint, path: request.path } : undefined,
 	});
+}
+
+const isKeyReused = (failure: ServiceFailure) => /idempotency_key_reused/.test(`${failure.reason ?? ''} ${String((failure.body as { conflictKind?: unknown } | undefined)?.conflictKind ?? '')}`);
+
+/**
+ * A price re-sent within Max Credits whose key the service holds with another body: an earlier run bought this
+ * very purchase when the live price was another (repricedKeyOf). Nothing is bought now, and the deck is not lost.
+ */
+function boughtAtAnotherPrice(item: ItemContext, failure: ServiceFailure, sent: { key: string; json?: Record<string, unknown> }): Error {
+	const error = toNodeApiError(item.ctx.getNode(), failure, item.itemIndex);
+	error.message = 'This purchase was already made, when the live price was another: nothing was bought now';
+	error.description =
+		`The request at the live price (${String(sent.json?.expected_credits)} credits, re-sent within Max Credits under Idempotency-Key ${sent.key}) is held by the service with another price: ` +
+		`an earlier run of this purchase bought it then. It is not lost and is not bought twice: Deck Generator → Recover Purchase with the line n8n logged for Idempotency-Key ${sent.key} gets it back without a charge. ` +
+		`To buy another deck on purpose, set a new Purchase Reference.${failure.requestId ? ` Request id: ${failure.requestId}` : ''}`;
+	error.context.idempotencyKey = sent.key;
+	return error;
 }
 
 /**

@@ -91,7 +91,7 @@ export const PART_MEMBERS = /^(results?|outputs?|files?|exports?|downloads?|arti
  * Members whose text is about something else (prose, names, ids, settings, links): never the state, whatever
  * word their text happens to be (a title "Done", a type "error_report").
  */
-export const NOT_A_STATE = /^(title|name|displayname|description|text|prompt|negativeprompt|caption|label|summary|details?|notes?|comments?|reason|.+reason|.+message|.+msg|id|uuid|.*id|ids|type|kind|format|model|mode|version|.*url|.*uri|href|path|filename|language|locale|voice|style|theme|category|tags?|source|target|operation|method|action|step|task|job|event|object)$/;
+export const NOT_A_STATE = /^(title|name|displayname|description|text|prompt|negativeprompt|caption|label|summary|details?|notes?|comments?|reason|.+reason|.+message|.+msg|id|uuid|.*id|ids|type|kind|format|model|mode|version|.*url|.*uri|href|path|filename|languages?|locales?|voices?|style|theme|category|tags?|source|target|operation|method|action|step|task|job|event|object)$/;
 
 /** An enum-like value: one to four words of letters and digits joined by `_`, `-` or a space, no prose. */
 export const ENUM_LIKE = /^[A-Za-z][A-Za-z0-9]*(?:[ _-][A-Za-z0-9]+){0,3}$/;

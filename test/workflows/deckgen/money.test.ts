@@ -144,6 +144,37 @@ describe('Issue 42: what a purchase says it cost is what the service charged', (
 		expect(chargesOf(principalId).map((charge) => charge.credits)).toEqual([10]);
 	});
 
+	test('a price re-sent within Max Credits is one purchase: a retry replays it, and after the live price moved is refused, never a second deck', async () => {
+		const { key, principalId } = account();
+		const workflow = createWorkflow('wf-money-reprice');
+		const input = [brief({ title: 'Whatever it costs', expected_credits: 0, max_credits: 15 })];
+		const [first] = successOf(await runWith(sim, workflow, key, input));
+		expect(first).toMatchObject({ charge: 'charged', repricedFrom: 0 });
+		// the same trigger data again (a retry, an editor re-run): the same drift, the same re-sent purchase, replayed
+		const [again] = successOf(await runWith(sim, workflow, key, input));
+		expect(again).toMatchObject({ taskId: first.taskId, charge: 'replayed', repricedFrom: 0, idempotencyKey: first.idempotencyKey });
+		// the live price moves; a retry meets the new one: refused, nothing bought, and the deck named as not lost
+		sim.control.driftPrice(2, 'create');
+		try {
+			const moved = await runWith(sim, continueErrorOutput(workflow), key, input);
+			const [error] = jsonOf(moved.output('Errors'));
+			expect(error.error).toMatchObject({ message: 'This purchase was already made, when the live price was another: nothing was bought now', idempotencyKey: first.idempotencyKey });
+			expect(String(error.message)).toContain('Recover Purchase with the line n8n logged');
+			expect(chargesOf(principalId)).toHaveLength(1);
+		} finally {
+			sim.control.driftPrice(-2, 'create');
+		}
+	});
+
+	test('with an Idempotency Key of the workflow (a delivery id), a redelivery at an unknown price replays too', async () => {
+		const { key, principalId } = account();
+		const input = [brief({ title: 'Delivered twice', expected_credits: 0, max_credits: 15, delivery_id: `delivery-${Date.now()}` })];
+		const [first] = successOf(await runWith(sim, createWorkflow('wf-money-delivery'), key, input));
+		const [again] = successOf(await runWith(sim, createWorkflow('wf-money-delivery'), key, input));
+		expect(again).toMatchObject({ taskId: first.taskId, charge: 'replayed' });
+		expect(chargesOf(principalId)).toHaveLength(1);
+	});
+
 	test('every spending operation says it: a revision of a deck, bought and then replayed', async () => {
 		const { key, principalId } = account();
 		const [deck] = successOf(await runWith(sim, createWorkflow('wf-money-8'), key, [brief({ title: 'To revise' })]));

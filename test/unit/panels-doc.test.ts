@@ -1,20 +1,21 @@
 /**
- * The README shows what the editor shows, from one table (test/editor/panels.ts) that the editor's
- * end-to-end test (test/e2e/editor.e2e.ts) checks in a real n8n: README's section "What each panel
- * shows" is that table rendered; every example's Deck Generator node has its row; every picture
+ * The docs show what the editor shows, from one table (test/editor/panels.ts) that the editor's
+ * end-to-end test (test/e2e/editor.e2e.ts) checks in a real n8n: docs/panels.md's section "What each
+ * panel shows" is that table rendered; every example's Deck Generator node has its row; every picture
  * README.md links exists (the editor test writes them again on every CI run).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PANELS, panelFor, panelName } from '../editor/panels';
-import { currentSection, README, renderSection } from '../editor/readme';
+import { currentSection, renderSection } from '../editor/panels-doc';
 
 const ROOT = join(__dirname, '../..');
 const EXAMPLES = join(ROOT, 'test/workflows/examples');
+const README = join(ROOT, 'README.md');
 
-describe('README: what each panel shows', () => {
-	test('the section is test/editor/panels.ts rendered (regenerate: npx ts-node --transpile-only test/editor/readme.ts --write)', () => {
+describe('docs/panels.md: what each panel shows', () => {
+	test('the section is test/editor/panels.ts rendered (regenerate: npx ts-node --transpile-only test/editor/panels-doc.ts --write)', () => {
 		expect(currentSection()?.text).toBe(renderSection());
 	});
 

@@ -1,0 +1,298 @@
+/**
+ * The docs name what the panels show (issue 45). In README.md and docs/nodes.md a name in italics is a
+ * name as a panel shows it: a field or an option of the nodes or the credential (`*Max Wait (Minutes)*`),
+ * a choice of a picker, alone or after its field (`*Check Once*`, `*Brief From: Input Item*`), an
+ * output (`*Still Running*`), a node of an example workflow (`*Check Deck*`), or one of n8n's own screen
+ * words below. A default is written right after its name, `*Max Wait (Minutes)* (default 60)`, and must
+ * be the field's default. Everything is read from the node descriptions the package ships (the node
+ * classes, their outputs as n8n evaluates them), so renaming a field, an output or a default without the
+ * docs fails here, naming the file, the line and the nearest name the panels have.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { NodeHelpers, Workflow, type INode, type INodeProperties, type INodePropertyOptions, type INodeTypeDescription } from 'n8n-workflow';
+
+import { DeckGenApi } from '../../credentials/DeckGenApi.credentials';
+import { DeckGen } from '../../nodes/DeckGen/DeckGen.node';
+import { DeckGenWait } from '../../nodes/DeckGenWait/DeckGenWait.node';
+import { ensureEnvironment } from '../harness/environment';
+import { buildRegistry } from '../harness/registry';
+
+const ROOT = join(__dirname, '../..');
+const DOCS = ['README.md', 'docs/nodes.md'];
+
+/**
+ * n8n's own words on screen (its menus, buttons, settings and its nodes' fields), which the docs put in
+ * italics as the editor shows them. Not ours to check against our descriptions; nothing else may be italic.
+ */
+const N8N_WORDS = new Set([
+	// settings and menus
+	'Settings → Community Nodes',
+	'Settings → Community Nodes → Install',
+	'Settings → Save execution progress',
+	'Save execution progress',
+	'Settings → Execute Once',
+	'Execute Once',
+	'Workflows → Import from File',
+	'Add Option',
+	'Add Field',
+	'Highlighted data',
+	// buttons and actions
+	'Execute workflow',
+	'Execute step',
+	'Retry',
+	'Active',
+	'Open chat',
+	'Add human review step',
+	// error handling: the node setting and the output n8n adds for it
+	'On Error → Continue',
+	'On Error → Continue (using error output)',
+	'Error',
+	// n8n's review and chat nodes (docs/nodes.md: every purchase reviewed by a person)
+	'Send and Wait for Response',
+	'Using Response Nodes',
+	'Use Responses API',
+	'Approve purchase',
+	'Decline',
+	'Subject',
+	'Message',
+	'Answer in the chat',
+	'Bearer Auth',
+]);
+
+/** One name in italics where a doc writes it, and the default written right after it, if any. */
+export interface NamedInDocs {
+	file: string;
+	line: number;
+	name: string;
+	/** the text of "(default …)" right after the name, code marks removed */
+	defaultText?: string;
+}
+
+/**
+ * The names a markdown text puts in italics (single `*`, also inside bold and across a line break within
+ * a paragraph), outside code; with the "(default …)" that follows one.
+ */
+export function namesInItalics(file: string, text: string): NamedInDocs[] {
+	// code (fenced blocks, inline spans) is masked with the same number of characters, so positions hold
+	const masked = text
+		.replace(/^```[\s\S]*?^```/gm, (block) => block.replace(/[^\n]/g, ' '))
+		.replace(/`[^`\n]*`/g, (span) => '\u0001'.repeat(span.length))
+		.replace(/\\\*/g, '  ')
+		// bold marks are not italics; masked so a bold phrase holding an italic name still finds it
+		.replace(/\*\*/g, '  ');
+	const found: NamedInDocs[] = [];
+	const italic = /(?<![\w*])\*(?![\s*])([^*]+?)(?<![\s*])\*(?![\w*])/g;
+	for (const match of masked.matchAll(italic)) {
+		// a paragraph's line break inside a name is a space
+		const name = match[1].replace(/\s*\n\s*/g, ' ');
+		if (name.includes('\n\n')) continue;
+		const at = match.index!;
+		const after = text.slice(at + match[0].length, at + match[0].length + 80);
+		const dflt = /^\s*\(default ([^)]*)\)/.exec(after);
+		found.push({
+			file,
+			line: text.slice(0, at).split('\n').length,
+			name,
+			...(dflt ? { defaultText: dflt[1].replace(/`/g, '').replace(/\*/g, '').trim() } : {}),
+		});
+	}
+	return found;
+}
+
+/** Every property of a description, nested ones (collections, fixed collections) included. */
+function allProperties(properties: INodeProperties[]): INodeProperties[] {
+	return properties.flatMap((property) => {
+		const nested = (property.options ?? []).flatMap((option) => {
+			if ('displayName' in option && 'type' in option) return allProperties([option as INodeProperties]);
+			if ('values' in option) return allProperties((option as { values: INodeProperties[] }).values);
+			return [];
+		});
+		return [property, ...nested];
+	});
+}
+
+/** The names a panel shows, each with the properties that carry it (for their defaults). */
+export interface PanelNames {
+	labels: Map<string, INodeProperties[]>;
+	/** choices of the pickers, alone and as "Field: Choice" */
+	choices: Set<string>;
+	outputs: Set<string>;
+	exampleNodes: Set<string>;
+}
+
+function addLabel(labels: Map<string, INodeProperties[]>, name: string, property: INodeProperties) {
+	labels.set(name, [...(labels.get(name) ?? []), property]);
+}
+
+/** Every output label n8n draws for a node type, over its versions, operations and the split switch. */
+function outputsOf(description: INodeTypeDescription): string[] {
+	const versions = Array.isArray(description.version) ? description.version : [description.version];
+	const operation = description.properties.find((p) => p.name === 'operation');
+	const resources = (description.properties.find((p) => p.name === 'resource')?.options ?? []) as INodePropertyOptions[];
+	const pairs = resources.length
+		? resources.flatMap((r) =>
+				description.properties
+					.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(r.value))
+					.flatMap((p) => (p.options as INodePropertyOptions[]).map((o) => ({ resource: String(r.value), operation: String(o.value) }))),
+			)
+		: [{}];
+	const names = new Set<string>();
+	for (const typeVersion of versions) {
+		for (const pair of operation ? pairs : [{}]) {
+			for (const split of [false, true]) {
+				const node: INode = {
+					id: 'docs-names',
+					name: 'node',
+					type: `n8n-nodes-deckgen.${description.name}`,
+					typeVersion,
+					position: [0, 0],
+					parameters: { ...pair, splitOutputsByCta: split },
+				};
+				const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: buildRegistry().nodeTypes });
+				for (const output of NodeHelpers.getNodeOutputs(workflow, node, description)) {
+					if (typeof output === 'object' && output.displayName) names.add(output.displayName);
+				}
+			}
+		}
+	}
+	return [...names];
+}
+
+export async function panelNames(): Promise<PanelNames> {
+	await ensureEnvironment();
+	const labels = new Map<string, INodeProperties[]>();
+	const choices = new Set<string>();
+	const outputs = new Set<string>();
+	const descriptions = [new DeckGen().description, new DeckGenWait().description];
+	const properties = [...descriptions.flatMap((d) => allProperties(d.properties)), ...allProperties(new DeckGenApi().properties)];
+	for (const property of properties) {
+		if (property.type === 'notice') continue;
+		addLabel(labels, property.displayName, property);
+		if (property.type === 'options' || property.type === 'multiOptions') {
+			for (const option of (property.options ?? []) as INodePropertyOptions[]) {
+				choices.add(option.name);
+				choices.add(`${property.displayName}: ${option.name}`);
+			}
+		}
+	}
+	for (const description of descriptions) for (const name of outputsOf(description)) outputs.add(name);
+	const examples = join(ROOT, 'test/workflows/examples');
+	const exampleNodes = new Set(
+		readdirSync(examples)
+			.filter((f) => f.endsWith('.json'))
+			.flatMap((f) => (JSON.parse(readFileSync(join(examples, f), 'utf8')) as { nodes: Array<{ name: string; type: string }> }).nodes)
+			.filter((n) => n.type !== 'n8n-nodes-base.stickyNote')
+			.map((n) => n.name),
+	);
+	return { labels, choices, outputs, exampleNodes };
+}
+
+/** Whether a default as the docs write it is the property's: numbers, on/off, text or an expression, a choice by its name. */
+function sameDefault(written: string, property: INodeProperties): boolean {
+	const actual = property.default;
+	if (typeof actual === 'boolean') return written === (actual ? 'on' : 'off');
+	if (typeof actual === 'number') return Number(written.replace(/,/g, '')) === actual;
+	if (property.type === 'options') {
+		const choice = ((property.options ?? []) as INodePropertyOptions[]).find((o) => o.value === actual);
+		return written === choice?.name || written === String(actual);
+	}
+	return written === String(actual) || `=${written}` === String(actual);
+}
+
+function distance(a: string, b: string): number {
+	const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+	for (let i = 1; i <= a.length; i++) {
+		let previous = row[0];
+		row[0] = i;
+		for (let j = 1; j <= b.length; j++) {
+			const kept = row[j];
+			row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
+			previous = kept;
+		}
+	}
+	return row[b.length];
+}
+
+/** What is wrong with the names a doc gives: each a line a person can act on. */
+export function problemsWith(named: NamedInDocs[], panels: PanelNames): string[] {
+	const known = [...panels.labels.keys(), ...panels.choices, ...panels.outputs, ...panels.exampleNodes, ...N8N_WORDS];
+	const problems: string[] = [];
+	for (const n of named) {
+		const where = `${n.file}:${n.line}`;
+		if (!known.includes(n.name)) {
+			// a name the written one is part of first (Max Wait → Max Wait (Minutes)), else the fewest edits
+			const part = (name: string) => (name.toLowerCase().startsWith(n.name.toLowerCase()) ? 2000 : name.toLowerCase().includes(n.name.toLowerCase()) ? 1000 : 0);
+			const score = (name: string) => distance(n.name, name) - part(name);
+			const nearest = known.reduce((best, name) => (score(name) < score(best) ? name : best));
+			problems.push(`${where}: *${n.name}* is no name the panels show (nearest: *${nearest}*)`);
+			continue;
+		}
+		if (n.defaultText === undefined) continue;
+		const carriers = panels.labels.get(n.name) ?? [];
+		if (!carriers.length) {
+			problems.push(`${where}: *${n.name}* (default ${n.defaultText}) is no field with a default`);
+		} else if (!carriers.some((property) => sameDefault(n.defaultText!, property))) {
+			const actual = carriers.map((p) => JSON.stringify(p.default)).join(' or ');
+			problems.push(`${where}: *${n.name}* (default ${n.defaultText}): the panel's default is ${actual}`);
+		}
+	}
+	return problems;
+}
+
+describe('the docs name what the panels show', () => {
+	let panels: PanelNames;
+	const named = DOCS.flatMap((file) => namesInItalics(file, readFileSync(join(ROOT, file), 'utf8')));
+
+	beforeAll(async () => {
+		panels = await panelNames();
+	});
+
+	test('the nodes give the names to check against: fields, options, choices, outputs of every operation and version', () => {
+		for (const label of ['Expected Credits', 'Max Wait (Minutes)', 'Simplify', 'Task ID Field', 'Allow Plain HTTP']) expect(panels.labels.has(label)).toBe(true);
+		for (const choice of ['Check Once', 'Wait Until Done', 'Brief From: Input Item']) expect(panels.choices.has(choice)).toBe(true);
+		for (const output of ['Success', 'Checkout', 'Client Action', 'Other Action', 'Completed', 'Failed', 'Still Running']) expect(panels.outputs.has(output)).toBe(true);
+	});
+
+	test.each(DOCS)('%s: every name in italics is one the panels show, every default written is the panel’s', (file) => {
+		const here = named.filter((n) => n.file === file);
+		// the docs do name what they describe (a convention nobody follows would check nothing)
+		expect(here.length).toBeGreaterThan(60);
+		expect(problemsWith(here, panels)).toEqual([]);
+	});
+
+	test('README.md states the defaults people set first', () => {
+		const written = new Map(named.filter((n) => n.file === 'README.md' && n.defaultText !== undefined).map((n) => [n.name, n.defaultText]));
+		for (const name of ['Max Wait (Minutes)', 'Poll Interval (Seconds)', 'Concurrency', 'Max Retry Wait (Seconds)', 'Max Download Size (MB)', 'Download File', 'Mode', 'Task ID']) {
+			expect({ name, written: written.has(name) }).toEqual({ name, written: true });
+		}
+	});
+
+	test('the check itself fails on a renamed option, a renamed output, a wrong default and a word n8n does not show', () => {
+		const text = [
+			'Set *Max Wait (Minutes)* (default 60) and *Max Wait* (default 60); the deck goes to *Still Running*.',
+			'Or to *Still running*, with *Download File* (default on) and *Mode* (default *Check Once*),',
+			'a *Brief From: Input Item* across\na line, **bold with *Task ID* (default `{{ $json.taskId }}`) inside**, and *Execute workflow*; `*not a name*`.',
+		].join('\n');
+		const found = namesInItalics('sample.md', text);
+		expect(found.map((n) => n.name)).toEqual([
+			'Max Wait (Minutes)',
+			'Max Wait',
+			'Still Running',
+			'Still running',
+			'Download File',
+			'Mode',
+			'Check Once',
+			'Brief From: Input Item',
+			'Task ID',
+			'Execute workflow',
+		]);
+		expect(problemsWith(found, panels)).toEqual([
+			'sample.md:1: *Max Wait* is no name the panels show (nearest: *Max Wait (Minutes)*)',
+			'sample.md:2: *Still running* is no name the panels show (nearest: *Still Running*)',
+			'sample.md:2: *Download File* (default on): the panel\'s default is false',
+			'sample.md:2: *Mode* (default Check Once): the panel\'s default is "waitUntilDone"',
+		]);
+	});
+});
