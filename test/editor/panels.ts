@@ -132,8 +132,7 @@ export const PANELS: Panel[] = [
 	{ node: 'deckGenTool', version: 1.1, parameters: deck('getStatus'), fields: ['Resource', 'Operation', 'Task ID', 'Options', 'Description'], outputs: TOOL },
 	{ node: 'deckGenWaitTool', version: 1.1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID', 'Options', 'Description'], outputs: TOOL },
 
-	// The purchase journal's examples (at-scale-journal.json, purchase-sweeper.json: issue 44, version 1.1)
-	{ node: 'deckGen', version: 1.1, parameters: { ...deck('create'), briefFrom: 'input' }, fields: [...CREATE_FROM_ITEM, SPLIT, 'Options'], outputs: PAYMENT },
+	// the purchase journal's examples (issue 44): Recover Purchase from a row
 	{ node: 'deckGen', version: 1.1, parameters: { ...deck('recover'), purchaseFrom: 'row' }, fields: ['Resource', 'Operation', NOTICE_RECOVER, 'Purchase From', SPLIT, 'Options'], outputs: PAYMENT },
 ];
 

@@ -238,8 +238,15 @@ function messageProblems(wf: Workflow): string[] {
 	for (const n of wf.nodes.filter(isMessage)) if (messageText(n).includes('deckUrl')) problems.push(`${n.name}: sends deckUrl, a link that may ask for the key`);
 	for (const wait of wf.nodes.filter((n) => n.type === 'n8n-nodes-deckgen.deckGenWait')) {
 		for (const output of [1, 2]) {
+			// the note reaches the message itself, or through the purchase journal's row (issue 44): a Data Table node on
+			// the way writes it into the row's `reason`, which the message reads
+			const journalled = [...reachable(wf, targetsOf(wf, wait.name, output), stop)].some((name) => {
+				const n = byName(wf, name);
+				return n.type === 'n8n-nodes-base.dataTable' && JSON.stringify((n.parameters.columns as { value?: unknown } | undefined)?.value ?? '').includes('$json.statusNote');
+			});
 			for (const message of messagesFrom(targetsOf(wf, wait.name, output))) {
-				if (!messageText(message).includes('$json.statusNote')) problems.push(`${message.name}: after ${wait.name}'s ${output === 1 ? 'Failed' : 'Still Running'}, without statusNote`);
+				const text = messageText(message);
+				if (!text.includes('$json.statusNote') && !(journalled && text.includes('$json.reason'))) problems.push(`${message.name}: after ${wait.name}'s ${output === 1 ? 'Failed' : 'Still Running'}, without statusNote`);
 			}
 		}
 		const completed = targetsOf(wf, wait.name, 0);
