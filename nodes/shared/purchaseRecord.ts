@@ -1,6 +1,7 @@
 /**
- * The record of a purchase, written to n8n's log before the purchase is sent (issue 33), and read
- * back by Deck → Recover Purchase.
+ * The record of a purchase, written to n8n's log before the purchase is sent (issue 33), or output
+ * as a purchase journal's row instead of being sent (issue 44, below), and read back from either by
+ * Deck → Recover Purchase.
  *
  * In queue mode n8n ends the execution of a worker that died and replaces everything it had saved
  * with the error alone; a deck bought in that execution is then named nowhere n8n keeps. The
@@ -86,6 +87,18 @@ const refused = (message: string, description = PASTE_WHOLE_LINE): LoggedPurchas
 	description,
 });
 
+/** How refusals name what they read, and what to do: a pasted line, or a journal row (below). */
+interface Source {
+	/** `Logged Purchase`, `Journal row 12` */
+	noun: string;
+	/** What was changed after it was written: `n8n logged it`, `it was written` */
+	written: string;
+	/** How to give a whole, unchanged record. */
+	help: string;
+}
+
+const LOGGED_LINE: Source = { noun: 'Logged Purchase', written: 'n8n logged it', help: PASTE_WHOLE_LINE };
+
 /**
  * The end of the JSON object that starts at `start` (a `{`), strings and escapes respected; -1
  * when the text ends first (a line cut short).
@@ -118,7 +131,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export function readLoggedPurchase(input: unknown): LoggedPurchase {
 	if (isPlainObject(input)) {
 		if (typeof input.message === 'string') return readLoggedPurchase(input.message);
-		return validate(input);
+		return validate(input, LOGGED_LINE);
 	}
 	if (typeof input !== 'string' || !input.trim()) return refused('Logged Purchase is empty');
 	const text = input.trim();
@@ -154,28 +167,29 @@ export function readLoggedPurchase(input: unknown): LoggedPurchase {
 	} catch {
 		return refused(`Logged Purchase's record after ${PURCHASE_MARKER} is not valid JSON`);
 	}
-	return isPlainObject(parsed) ? validate(parsed) : refused(`Logged Purchase's record after ${PURCHASE_MARKER} is not an object`);
+	return isPlainObject(parsed) ? validate(parsed, LOGGED_LINE) : refused(`Logged Purchase's record after ${PURCHASE_MARKER} is not an object`);
 }
 
-function validate(record: Record<string, unknown>): LoggedPurchase {
-	if (record.v !== 1) return refused(`Logged Purchase has version ${JSON.stringify(record.v)}, not 1`, 'It was written by a version of this package that this one cannot read: recover it with that version, or a newer one.');
+function validate(record: Record<string, unknown>, source: Source): LoggedPurchase {
+	const { noun, help } = source;
+	if (record.v !== 1) return refused(`${noun} has version ${JSON.stringify(record.v)}, not 1`, 'It was written by a version of this package that this one cannot read: recover it with that version, or a newer one.');
 	const missing = REQUEST_FIELDS.find((field) => record[field] === undefined || record[field] === '' || record[field] === null);
-	if (missing) return refused(`Logged Purchase has no "${missing}"`);
-	if (record.method !== 'POST') return refused(`Logged Purchase's "method" is ${JSON.stringify(record.method)}, not POST`);
+	if (missing) return refused(`${noun} has no "${missing}"`, help);
+	if (record.method !== 'POST') return refused(`${noun}'s "method" is ${JSON.stringify(record.method)}, not POST`, help);
 	if (typeof record.path !== 'string' || !/^\/v1\/\S*$/.test(record.path) || record.path.split('/').includes('..')) {
-		return refused(`Logged Purchase's "path" (${JSON.stringify(record.path)}) is not a service path under /v1/`);
+		return refused(`${noun}'s "path" (${JSON.stringify(record.path)}) is not a service path under /v1/`, help);
 	}
-	if (typeof record.idempotencyKey !== 'string') return refused('Logged Purchase\'s "idempotencyKey" is not text');
-	if (!isPlainObject(record.body)) return refused('Logged Purchase\'s "body" is not a JSON object');
-	if (typeof record.check !== 'string' || !record.check) return refused('Logged Purchase has no "check"');
+	if (typeof record.idempotencyKey !== 'string') return refused(`${noun}'s "idempotencyKey" is not text`, help);
+	if (!isPlainObject(record.body)) return refused(`${noun}'s "body" is not a JSON object`, help);
+	if (typeof record.check !== 'string' || !record.check) return refused(`${noun} has no "check"`, help);
 	const request: PurchaseRequest = { method: 'POST', path: record.path, idempotencyKey: record.idempotencyKey, body: record.body };
 	if (checkOf(request) !== record.check) {
 		return refused(
-			`Logged Purchase was changed after n8n logged it: its "check" (${record.check}) does not match its method, path, idempotencyKey and body`,
-			`Sending it could buy a different deck than the one paid for. ${PASTE_WHOLE_LINE} Copy it from the log unchanged.`,
+			`${noun} was changed after ${source.written}: its "check" (${record.check}) does not match its method, path, idempotencyKey and body`,
+			`Sending it could buy a different deck than the one paid for. ${help}`,
 		);
 	}
-	const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined ? '' : String(value));
+	const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
 	return {
 		ok: true,
 		record: {
@@ -189,4 +203,103 @@ function validate(record: Record<string, unknown>): LoggedPurchase {
 			check: record.check,
 		},
 	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// The purchase journal (issue 44): the same record as a row of n8n's Data Table, written by n8n's
+// own Data Table node before the purchase is sent (a community node cannot write to a data table:
+// n8n's data-table proxy serves its own Data Table nodes only), then sent by Recover Purchase from
+// the row. A row is flat (a data table column holds text, a number, a boolean or a date), so the body
+// is its canonical JSON text: the very bytes that are sent.
+
+/** The journal's state of a purchase just written down, before anything is sent. */
+export const RECORDED = 'recorded';
+
+/**
+ * What Create (and every spending operation) outputs with Record Without Sending: exactly the
+ * journal row to insert, every member a column (n8n's Data Table node maps an item's members to
+ * columns of the same names and refuses a member with no column).
+ */
+export interface JournalRow {
+	/** The row's state: `recorded` until the purchase is delivered, refused or failed. */
+	outcome: typeof RECORDED;
+	/** The brief's title (Create), for a person to recognise the deck. */
+	title?: string;
+	idempotencyKey: string;
+	path: string;
+	/** The body exactly as it is sent: canonical JSON text (keys sorted). */
+	body: string;
+	check: string;
+	operation: string;
+	workflowId: string;
+	executionId: string;
+	node: string;
+	item: number;
+}
+
+/**
+ * The journal's columns, in the order a person reads them: the row's state and the deck, then the
+ * record (what the check covers, then where it was made). `taskId` and `reason` are written by the
+ * workflow (the deck delivered, or why the row ended without one); the rest by Record Without Sending.
+ */
+export const JOURNAL_COLUMNS: ReadonlyArray<{ name: string; type: 'string' | 'number' }> = [
+	{ name: 'outcome', type: 'string' },
+	{ name: 'title', type: 'string' },
+	{ name: 'taskId', type: 'string' },
+	{ name: 'reason', type: 'string' },
+	{ name: 'idempotencyKey', type: 'string' },
+	{ name: 'path', type: 'string' },
+	{ name: 'body', type: 'string' },
+	{ name: 'check', type: 'string' },
+	{ name: 'operation', type: 'string' },
+	{ name: 'workflowId', type: 'string' },
+	{ name: 'executionId', type: 'string' },
+	{ name: 'node', type: 'string' },
+	{ name: 'item', type: 'number' },
+];
+
+/** The record as the journal's row. */
+export function journalRow(record: PurchaseRecord): JournalRow {
+	const title = titleOf(record.body);
+	return {
+		outcome: RECORDED,
+		...(title ? { title } : {}),
+		idempotencyKey: record.idempotencyKey,
+		path: record.path,
+		body: canonicalJson(record.body),
+		check: record.check,
+		operation: record.operation,
+		workflowId: record.workflowId,
+		executionId: record.executionId,
+		node: record.node,
+		item: record.item,
+	};
+}
+
+export type JournalReading = { ok: true; record: PurchaseRecord; rowId?: number | string } | { ok: false; message: string; description: string; rowId?: number | string };
+
+const WRITE_UNCHANGED =
+	'A journal row is the record Deck Generator output with Record Without Sending, written unchanged by the Data Table node (columns idempotencyKey, path, body, check, operation, workflowId, executionId, node, item): ' +
+	'a row whose record was edited is never sent, since it could buy a different deck than the one recorded. Mark the row refused, or write the record again as it was output.';
+
+/**
+ * A journal row as n8n's Data Table node outputs it (its `id`, `createdAt` and `updatedAt`, then the
+ * columns). Refuses, naming the row, anything that is not the record as it was written: a body that
+ * is not JSON text, a missing field, or a record whose check no longer matches (an edited title,
+ * price, key or path).
+ */
+export function readJournalRow(row: unknown): JournalReading {
+	if (!isPlainObject(row)) return refused('The input item is not a journal row (no object)', WRITE_UNCHANGED);
+	const rowId = typeof row.id === 'number' || (typeof row.id === 'string' && row.id) ? row.id : undefined;
+	const noun = rowId === undefined ? 'The journal row (no id)' : `Journal row ${rowId}`;
+	const named = (reading: LoggedPurchase): JournalReading => ({ ...reading, ...(rowId === undefined ? {} : { rowId }) });
+	let body: unknown = row.body;
+	if (typeof body === 'string') {
+		try {
+			body = JSON.parse(body) as unknown;
+		} catch {
+			return named(refused(`${noun}'s "body" is not JSON text`, WRITE_UNCHANGED));
+		}
+	}
+	return named(validate({ ...row, v: 1, method: 'POST', body }, { noun, written: 'it was written', help: WRITE_UNCHANGED }));
 }

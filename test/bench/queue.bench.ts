@@ -1,7 +1,7 @@
 /**
  * `npm run bench:queue -- --decks N [--json FILE] [--rounds 2] [--workers 1] [--concurrency 10]
  *   [--first-wait-seconds 66] [--wait-seconds 66] [--speed 20] [--max-minutes 120] [--save-progress example|both|none]
- *   [--warm-up N] [--breakdown DIR] [--cpu-prof DIR] [--only SIDE]`
+ *   [--warm-up N] [--breakdown DIR] [--cpu-prof DIR] [--only SIDE] [--journal]`
  *
  * Side by side on one queue-mode stack (test/e2e/queue-stack.ts: PostgreSQL, Redis, an n8n 2.41.1 main
  * and `--workers` workers), against the simulator, N deck requests each:
@@ -26,7 +26,14 @@
  * `--breakdown DIR`: where each workflow's stored bytes go, node by node (./breakdown.ts), printed and
  * written to DIR with one stored execution of each shape.
  *
- * `--only package|handBuilt`: runs that workflow alone and prints its figures (no ratio, no targets):
+ * `--journal`: a third workflow beside them, the purchase journal's example (issue 44:
+ *   test/workflows/examples/at-scale-journal.json, its Form Trigger swapped for the package example's Webhook
+ *   and its Create given the same Idempotency Key, so the two differ by the journal alone; the sweeper,
+ *   purchase-sweeper.json, published beside it as shipped), measured in the same rounds; printed beside the
+ *   package example with what the journal adds per deck. Its own targets: charges = decks, every execution a
+ *   success, every deck delivered, every journal row `delivered`.
+ *
+ * `--only package|handBuilt|journal`: runs that workflow alone and prints its figures (no ratio, no targets):
  * with `--cpu-prof`, a profile of one workflow.
  *
  * `--cpu-prof DIR`: the main process writes a V8 CPU profile to DIR/main and each worker one to DIR/worker when
@@ -75,6 +82,8 @@ import {
 	waitForFinished,
 	WEBHOOK_PATH,
 } from '../e2e/fixtures/at-scale';
+import { loadExample, SCALE_EXAMPLE } from '../e2e/fixtures/examples';
+import { ensureJournalTable, importJournalBench, JOURNAL_BENCH_SINK_PREFIX, JOURNAL_BENCH_WEBHOOK_PATH } from '../e2e/fixtures/journal';
 import { closeHttpClients } from '../e2e/n8n-instance';
 import { groupCpuSeconds, startQueueStack, type QueueStack } from '../e2e/queue-stack';
 
@@ -91,7 +100,7 @@ function num(name: string, fallback: number): number {
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const log = (msg: string) => process.stderr.write(`[bench:queue ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
-type SideName = 'package' | 'handBuilt';
+type SideName = 'package' | 'handBuilt' | 'journal';
 
 interface Side {
 	name: SideName;
@@ -194,7 +203,8 @@ async function main(): Promise<void> {
 	const breakdownDir = arg('breakdown');
 	const cpuProfDir = arg('cpu-prof');
 	const only = arg('only') as SideName | undefined;
-	if (only && only !== 'package' && only !== 'handBuilt') throw new Error('--only must be package or handBuilt');
+	const withJournal = process.argv.includes('--journal') || only === 'journal';
+	if (only && only !== 'package' && only !== 'handBuilt' && only !== 'journal') throw new Error('--only must be package, handBuilt or journal');
 	if (!['example', 'both', 'none'].includes(saveProgress)) throw new Error('--save-progress must be example, both or none');
 
 	ensureBuilt();
@@ -223,6 +233,7 @@ async function main(): Promise<void> {
 		const sides: Side[] = [
 			side('package', await importAtScale(stack.main, progress()), WEBHOOK_PATH, 'pkg', SINK_PREFIX),
 			side('handBuilt', await importHandBuilt(stack.main, progress()), HAND_BUILT_WEBHOOK_PATH, 'hand', HAND_BUILT_SINK_PREFIX),
+			...(withJournal ? [side('journal', await importJournalSide(stack, o, saveProgress), JOURNAL_BENCH_WEBHOOK_PATH, 'jrn', JOURNAL_BENCH_SINK_PREFIX)] : []),
 		].filter((s) => !only || s.name === only);
 		const deadline = t0 + maxMinutes * 60_000;
 		const fire = async (s: Side, ids: string[]) => {
@@ -326,10 +337,16 @@ async function main(): Promise<void> {
 				wallOverFloor: round(wall / floor, 2),
 			};
 		}
+		const journal = sides.find((s) => s.name === 'journal');
+		const journalFigures = journal ? await journalOutcome(stack, perDeck.journal, perDeck.package) : undefined;
+		if (journalFigures) {
+			printJournal(journalFigures);
+			if (journalFigures.targets.some((t) => !t.met)) process.exitCode = 1;
+		}
 		if (only) {
 			// one workflow alone (to profile it): its figures, no ratio and no targets
 			const halves = sides[0].halves;
-			const alone = { decks, only, perDeck, halves, webhook: { redelivered: sides[0].redeliveries.count, notAccepted: sides[0].notAccepted }, n8n: stack.main.version, totalSeconds: round((Date.now() - t0) / 1000, 1) };
+			const alone = { decks, only, perDeck, halves, journal: journalFigures, webhook: { redelivered: sides[0].redeliveries.count, notAccepted: sides[0].notAccepted }, n8n: stack.main.version, totalSeconds: round((Date.now() - t0) / 1000, 1) };
 			console.log(JSON.stringify(alone, null, 2));
 			if (jsonFile) fs.writeFileSync(jsonFile, JSON.stringify(alone, null, 2) + '\n');
 			return;
@@ -377,6 +394,7 @@ async function main(): Promise<void> {
 			perDeck,
 			ratio,
 			targets,
+			...(journalFigures ? { journal: journalFigures } : {}),
 			setup: {
 				rounds,
 				saveProgress,
@@ -403,6 +421,69 @@ async function main(): Promise<void> {
 		await sim.close();
 		await closeHttpClients();
 	}
+}
+
+/**
+ * The journal's side (`--journal`): at-scale-journal.json as at-scale.json is run (its Webhook, its Idempotency
+ * Key), with the same save-progress setting, and the sweeper beside it (test/e2e/fixtures/journal.ts).
+ */
+async function importJournalSide(stack: QueueStack, o: { sim: { url: string }; apiKey: string; sinkUrl: string; firstWaitSeconds: number; waitSeconds: number; name: string }, saveProgress: string): Promise<AtScaleWorkflow> {
+	const scale = loadExample(SCALE_EXAMPLE);
+	const webhook = scale.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
+	const create = scale.nodes.find((n) => n.name === 'Create Deck')!;
+	const wf = await importJournalBench(stack.main, {
+		simUrl: o.sim.url,
+		apiKey: o.apiKey,
+		sinkUrl: o.sinkUrl,
+		firstWaitSeconds: o.firstWaitSeconds,
+		waitSeconds: o.waitSeconds,
+		webhook,
+		idempotencyKey: String((create.parameters.options as { idempotencyKey: string }).idempotencyKey),
+		nameSuffix: o.name,
+		settings: saveProgress === 'example' ? undefined : { saveExecutionProgress: saveProgress === 'both' },
+	});
+	journalSweeperId = wf.sweeperId;
+	return { id: wf.journalId, credentialId: wf.credentialId, firstWaitSeconds: o.firstWaitSeconds, waitSeconds: o.waitSeconds };
+}
+let journalSweeperId = '';
+
+interface JournalFigures {
+	/** per deck, the journal's figure minus the package example's (what the journal adds) */
+	addsPerDeck: Record<string, number>;
+	rows: Record<string, number>;
+	sweeps: { executions: number; dataBytesEach: number; nodeRunsEach: number };
+	targets: Array<{ name: string; met: boolean }>;
+}
+
+/** What the journal adds per deck, its rows' outcomes, what the sweeper's runs stored, and the journal's targets. */
+async function journalOutcome(stack: QueueStack, j: PerDeck, p: PerDeck | undefined): Promise<JournalFigures> {
+	const rows = (await (await ensureJournalTable(stack.main)).rows()).filter((row) => /^Deck (warm-)?jrn-/.test(String(row.title ?? '')));
+	const byOutcome: Record<string, number> = {};
+	for (const row of rows) byOutcome[row.outcome] = (byOutcome[row.outcome] ?? 0) + 1;
+	const sweeps = stored(stack, journalSweeperId, 0);
+	const adds: Record<string, number> = {};
+	if (p) for (const [figure] of PER_DECK_FIGURES) adds[figure] = round(j[figure] - p[figure], 4);
+	return {
+		addsPerDeck: adds,
+		rows: byOutcome,
+		sweeps: { executions: sweeps.count, dataBytesEach: sweeps.count ? Math.round(sweeps.dataBytes / sweeps.count) : 0, nodeRunsEach: sweeps.count ? round(sweeps.nodeRuns / sweeps.count) : 0 },
+		targets: [
+			{ name: 'journal: charges = decks', met: j.charges === j.decks },
+			{ name: 'journal: every execution a success, every deck delivered', met: j.executions.success === j.decks && j.delivered === j.decks },
+			// the warm-up's rows too: every row the bench wrote ended delivered
+			{ name: 'journal: every row delivered', met: rows.length > 0 && byOutcome.delivered === rows.length },
+		],
+	};
+}
+
+function printJournal(f: JournalFigures): void {
+	if (Object.keys(f.addsPerDeck).length) {
+		console.log('\n| what the journal adds per deck (journal example − package example) | |\n|---|---|');
+		for (const [figure, name] of PER_DECK_FIGURES) console.log(`| ${name} | ${f.addsPerDeck[figure] >= 0 ? '+' : ''}${f.addsPerDeck[figure].toLocaleString('en-US', { maximumFractionDigits: 4 })} |`);
+	}
+	console.log(`\njournal rows: ${JSON.stringify(f.rows)}; sweeper: ${f.sweeps.executions} runs, ${f.sweeps.dataBytesEach} bytes and ${f.sweeps.nodeRunsEach} node runs stored each`);
+	console.log('Journal targets:');
+	for (const t of f.targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.name}`);
 }
 
 /**

@@ -30,12 +30,13 @@ import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { prepareExample } from '../e2e/fixtures/examples';
+import { bindJournalTable, ensureJournalTable, sweeperDeadlinePatch, type JournalTable } from '../e2e/fixtures/journal';
 import { startSink, type Sink, type SinkRecord } from '../e2e/fixtures/sink';
 import { startSmtp, type Mail, type Smtp } from '../e2e/fixtures/smtp';
 import { ensureN8n, Flavor } from '../e2e/n8n-install';
 import { N8nInstance, startN8n, WorkflowJson } from '../e2e/n8n-instance';
 import { DEMO_KEY_DESCRIPTIONS, start, type Simulator } from '../simulator';
-import { purchaseLogLine, purchaseRecord } from '../../nodes/shared/purchaseRecord';
+import { journalRow, purchaseLogLine, purchaseRecord, type PurchaseRecord } from '../../nodes/shared/purchaseRecord';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DEFAULT_EXAMPLES = path.join(REPO, 'test', 'workflows', 'examples');
@@ -132,24 +133,39 @@ export function bindCredential(wf: WorkflowJson, cred: { id: string; name: strin
 
 const UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
 
+/** A purchase that never reached the simulator (sending it buys it, once), as a recovery example would find it. */
+function samplePurchase(title: string, keyPrefix: string): PurchaseRecord {
+	const body = { audience: 'Sales team', core_message: 'Why the new plan wins', expected_credits: 10, title };
+	return purchaseRecord(
+		{ method: 'POST', path: '/v1/decks', idempotencyKey: `${keyPrefix}-${randomBytes(6).toString('hex')}`, body },
+		{ operation: 'deck.create', workflowId: 'dev', executionId: '1', node: 'Create Deck', item: 0 },
+	);
+}
+
 /**
  * A line as n8n's log has it before a purchase is sent (nodes/shared/purchaseRecord.ts), for the recovery
  * example to run on here: a purchase that never reached the simulator, so recovering it buys it once.
  */
 export function sampleLoggedPurchase(): string {
-	const body = { audience: 'Sales team', core_message: 'Why the new plan wins', expected_credits: 10, title: 'Launch plan (recovered)' };
-	return purchaseLogLine(
-		purchaseRecord({ method: 'POST', path: '/v1/decks', idempotencyKey: `dev-recovery-${randomBytes(6).toString('hex')}`, body }, { operation: 'deck.create', workflowId: 'dev', executionId: '1', node: 'Create Deck', item: 0 }),
-	);
+	return purchaseLogLine(samplePurchase('Launch plan (recovered)', 'dev-recovery'));
+}
+
+/**
+ * A row of the purchase journal whose execution was lost before it sent the purchase (issue 44), for the
+ * sweeper example to find here: it buys that deck, once, and delivers it.
+ */
+export function sampleJournalRow(): Record<string, unknown> {
+	return { ...journalRow(samplePurchase('Launch plan (swept)', 'dev-sweep')) };
 }
 
 /**
  * What an example needs besides the stand-ins to run here, per node: a PDF fetched from a sample URL is
  * fetched from the stand-in instead (same file name), an n8n Wait node waits at most `waitCapSeconds`,
- * and the recovery example's empty *Paste logged lines* gets a sample line.
+ * so does the sweeper's deadline (a journal row not changed for 60 minutes), and the recovery example's
+ * empty *Paste logged lines* gets a sample line.
  */
 export function devPatch(wf: WorkflowJson, sinkUrl: string, waitCapSeconds: number): Record<string, Record<string, unknown>> {
-	const patch: Record<string, Record<string, unknown>> = {};
+	const patch: Record<string, Record<string, unknown>> = { ...sweeperDeadlinePatch(wf, waitCapSeconds) };
 	for (const node of wf.nodes) {
 		const p = node.parameters ?? {};
 		const pasted = (p.assignments as { assignments?: Array<{ name: string; value: unknown }> } | undefined)?.assignments;
@@ -199,6 +215,8 @@ export interface DevWorkflow {
 	webhookPaths: string[];
 	/** the paths its MCP Server Triggers listen on (`/mcp/<path>`, Bearer Auth with the session's `mcpToken`) */
 	mcpPaths: string[];
+	/** the paths its Form Triggers listen on (`/form/<path>`) */
+	formPaths: string[];
 	/** it starts from a Chat Trigger (the AI agent example: runs with the person's own chat model) */
 	chat: boolean;
 }
@@ -211,6 +229,8 @@ export interface DevSession {
 	/** the mail server an email review sends to (the SMTP credential the examples' reviews are bound to) */
 	smtp: Smtp;
 	credential: { id: string; name: string };
+	/** the purchase journal's Data Table (issue 44), with one sample row for the sweeper example */
+	journal: JournalTable;
 	workflows: DevWorkflow[];
 	/** the token of the Bearer Auth credential bound to the MCP Server Triggers */
 	mcpToken: string;
@@ -218,6 +238,7 @@ export interface DevSession {
 }
 
 const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+const FORM_TRIGGER = 'n8n-nodes-base.formTrigger';
 const CHAT_TRIGGER = '@n8n/n8n-nodes-langchain.chatTrigger';
 
 /**
@@ -241,6 +262,7 @@ async function importExamples(
 	sink: Sink,
 	cred: { id: string; name: string },
 	made: Record<string, { id: string; name: string }>,
+	journal: JournalTable,
 ): Promise<DevWorkflow[]> {
 	if (!fs.existsSync(args.examples)) return [];
 	const existing = new Map<string, string>();
@@ -248,14 +270,17 @@ async function importExamples(
 	for (const w of Array.isArray(list) ? list : list.data ?? []) existing.set(w.name, w.id);
 	const out: DevWorkflow[] = [];
 	for (const file of fs.readdirSync(args.examples).filter((f) => f.endsWith('.json')).sort()) {
-		const wf = JSON.parse(fs.readFileSync(path.join(args.examples, file), 'utf8')) as WorkflowJson;
+		const read = JSON.parse(fs.readFileSync(path.join(args.examples, file), 'utf8')) as WorkflowJson;
+		// n8n 1.123's Data table node picks a table from the list (by id) only: the journal's, as a person would
+		const wf = args.flavor === 'v1' ? bindJournalTable(read, journal) : read;
 		wf.name ||= path.basename(file, '.json');
 		const webhookPaths = wf.nodes.filter((n) => n.type === 'n8n-nodes-base.webhook').map((n) => String(n.parameters?.path ?? ''));
 		const mcpPaths = wf.nodes.filter((n) => n.type === MCP_TRIGGER).map((n) => String(n.parameters?.path ?? ''));
+		const formPaths = wf.nodes.filter((n) => n.type === FORM_TRIGGER).map((n) => String((n.parameters?.options as { path?: unknown } | undefined)?.path ?? n.webhookId ?? ''));
 		const chat = wf.nodes.some((n) => n.type === CHAT_TRIGGER);
 		const known = existing.get(wf.name);
 		if (known) {
-			out.push({ file, name: wf.name, id: known, existed: true, active: false, webhookPaths, mcpPaths, chat });
+			out.push({ file, name: wf.name, id: known, existed: true, active: false, webhookPaths, mcpPaths, formPaths, chat });
 			continue;
 		}
 		try {
@@ -269,9 +294,9 @@ async function importExamples(
 						patch: devPatch(wf, sink.url, args.waitCapSeconds),
 					});
 			const id = await n8n.importWorkflow(runnable);
-			const active = !args.asShipped && webhookPaths.length + mcpPaths.length > 0;
+			const active = !args.asShipped && webhookPaths.length + mcpPaths.length + formPaths.length > 0;
 			if (active) await n8n.activate(id);
-			out.push({ file, name: wf.name, id, existed: false, active, webhookPaths, mcpPaths, chat });
+			out.push({ file, name: wf.name, id, existed: false, active, webhookPaths, mcpPaths, formPaths, chat });
 		} catch (e) {
 			console.error(`  ! could not import ${file}: ${(e as Error).message}`);
 		}
@@ -305,7 +330,11 @@ export async function startDev(args: DevArgs, log: (line: string) => void = cons
 		const mcpToken = `dev-${randomBytes(12).toString('hex')}`;
 		const bearer = await n8n.upsertCredential({ name: 'MCP clients (dev bearer token)', type: 'httpBearerAuth', data: { token: mcpToken } });
 		const mail = await n8n.upsertCredential({ name: 'SMTP (dev mail stand-in)', type: 'smtp', data: { ...mailLogin, host: '127.0.0.1', port: smtp.port, secure: false } });
-		const workflows = await importExamples(n8n, args, sink, credential, { httpBearerAuth: bearer, smtp: mail });
+		// the purchase journal's table (as the sweeper's Set up creates it), with a row whose execution was lost
+		// before it sent the purchase, for the sweeper example to deliver
+		const journal = await ensureJournalTable(n8n);
+		if ((await journal.rows()).length === 0) await journal.insert([sampleJournalRow()]);
+		const workflows = await importExamples(n8n, args, sink, credential, { httpBearerAuth: bearer, smtp: mail }, journal);
 		const running = n8n;
 		return {
 			args,
@@ -314,6 +343,7 @@ export async function startDev(args: DevArgs, log: (line: string) => void = cons
 			sink,
 			smtp,
 			credential,
+			journal,
 			workflows,
 			mcpToken,
 			stop: async () => {
@@ -333,6 +363,7 @@ function howToRun(n8n: N8nInstance, w: DevWorkflow, asShipped: boolean, mcpToken
 	if (w.active && w.mcpPaths.length) {
 		return w.mcpPaths.map((p) => `MCP client (Streamable HTTP): ${n8n.baseUrl}/mcp/${p}  with header Authorization: Bearer ${mcpToken}`).join('\n          ');
 	}
+	if (w.active && w.formPaths.length) return w.formPaths.map((p) => `open ${n8n.baseUrl}/form/${p} in a browser and submit a brief`).join('\n          ');
 	if (w.active && w.webhookPaths.length) {
 		const brief = { title: 'Launch plan', coreMessage: 'Why the new plan wins', audience: 'Sales team', slideCount: 8, requesterEmail: 'you@example.com' };
 		return w.webhookPaths

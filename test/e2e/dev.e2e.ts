@@ -14,12 +14,15 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { DEFAULT_ARGS, devPatch, startDev, type DevSession, type DevWorkflow } from '../dev/dev';
 import { ensureBuilt } from './fixtures/build';
+import { submitDeckForm } from './fixtures/at-scale';
 import { EXAMPLES_DIR, loadExample, prepareExample, RECOVERY_EXAMPLE, SCALE_EXAMPLE } from './fixtures/examples';
 import type { SinkRecord } from './fixtures/sink';
 import { Flavor, e2eFlavors } from './n8n-install';
 import { closeHttpClients, ExecutionDetail, freePort } from './n8n-instance';
 
 const flavors: Flavor[] = e2eFlavors(['v2']);
+/** the examples of the purchase journal (issue 44), whose rows are checked too */
+const JOURNAL_FILES = ['at-scale-journal.json', 'purchase-sweeper.json'];
 const FILES = fs
 	.readdirSync(EXAMPLES_DIR)
 	.filter((f) => f.endsWith('.json'))
@@ -44,6 +47,10 @@ const DELIVERS: Record<string, Array<{ node: string; kind: SinkRecord['kind']; a
 	'recover-purchase.json': [{ node: 'Slack: recovered deck', kind: 'sink', attachments: 1 }],
 	// an MCP client drives it (below); nothing goes to Slack or email
 	'mcp-agent-tools.json': [],
+	// a form submission (below): recorded in the journal, sent from the row, delivered by this execution
+	'at-scale-journal.json': [{ node: 'Slack: deck file', kind: 'sink', attachments: 1 }],
+	// run on the row dev puts in the journal (a purchase whose execution was lost before it was sent: bought once here)
+	'purchase-sweeper.json': [{ node: 'Slack: deck file', kind: 'sink', attachments: 1 }],
 };
 
 /**
@@ -92,7 +99,7 @@ describe.each(flavors)('npm run dev (n8n %s): every example runs with the stand-
 			const types = (saved.nodes as Json[]).map((n) => n.type);
 			expect({ file: w.file, left: types.filter((t) => t === 'n8n-nodes-base.slack' || t === 'n8n-nodes-base.emailSend') }).toEqual({ file: w.file, left: [] });
 			for (const n of (saved.nodes as Json[]).filter((n) => n.credentials?.deckGenApi)) expect(n.credentials.deckGenApi.id).toBe(dev.credential.id);
-			expect(w.active).toBe(w.webhookPaths.length + w.mcpPaths.length > 0);
+			expect(w.active).toBe(w.webhookPaths.length + w.mcpPaths.length + w.formPaths.length > 0);
 		}
 	});
 
@@ -124,6 +131,10 @@ describe.each(flavors)('npm run dev (n8n %s): every example runs with the stand-
 				await client.close().catch(() => undefined);
 			}
 			executions = await webhookExecutions(w, 1);
+		} else if (w.formPaths.length) {
+			// what the printed line tells a person to do: open the form and submit a brief
+			expect(await submitDeckForm(dev.n8n, `Launch plan (${file})`, w.formPaths[0])).toBeLessThan(300);
+			executions = await webhookExecutions(w, 1);
 		} else if (w.webhookPaths.length) {
 			const answer = await dev.n8n.runWebhook({
 				path: w.webhookPaths[0],
@@ -140,6 +151,12 @@ describe.each(flavors)('npm run dev (n8n %s): every example runs with the stand-
 		for (const e of executions) expect({ file, status: e.status, error: e.data.resultData.error?.message }).toEqual({ file, status: 'success', error: undefined });
 		// it bought one deck (the surcharge example after its approval)
 		expect(dev.sim.ledger.charges.length - before).toBe(1);
+		if (JOURNAL_FILES.includes(file)) {
+			// the journal (issue 44): the example's own row, and the sweeper's sample row, delivered and marked
+			const rows = await dev.journal.rows();
+			const title = file === 'purchase-sweeper.json' ? 'Launch plan (swept)' : `Launch plan (${file})`;
+			expect(rows.filter((row) => row.title === title)).toEqual([expect.objectContaining({ outcome: 'delivered', taskId: dev.sim.ledger.charges[before].taskId })]);
+		}
 
 		const prefix = path.basename(file, '.json');
 		for (const d of DELIVERS[file]) {

@@ -17,8 +17,9 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import type { Flavor } from './n8n-install';
 import { freePort, installCommunityPackage, n8nFetch, N8nInstance, startN8n } from './n8n-instance';
-import { spawnOwned, type OwnedProcess } from './owned-process';
+import { signalGroup, spawnOwned, type OwnedProcess } from './owned-process';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -243,6 +244,8 @@ export interface Worker {
 
 export interface QueueStackOptions {
 	packageDir: string;
+	/** n8n 2.41.1 (default); `v1` runs the stack on 1.123.81 (queue.e2e.ts with DECKGEN_E2E_FLAVORS=v1, by hand) */
+	flavor?: Flavor;
 	workers?: number;
 	/** jobs per worker (`n8n worker --concurrency`); n8n's default 10 */
 	concurrency?: number;
@@ -258,6 +261,7 @@ export interface QueueStack {
 	dir: string;
 	redis: RedisServer;
 	postgres: PostgresServer;
+	/** the main now (restartMain() replaces it) */
 	main: N8nInstance;
 	workers: Worker[];
 	encryptionKey: string;
@@ -266,6 +270,12 @@ export interface QueueStack {
 	 * level and format (`N8N_LOG_LEVEL: 'info'`, `N8N_LOG_FORMAT: 'json'`) where the stack logs at debug
 	 */
 	addWorker(o?: { env?: Record<string, string> }): Promise<Worker>;
+	/**
+	 * SIGKILL the main's process group (it and its task runner, as an OOM kill of its container), then start
+	 * it again on the same user folder, port and environment, as an orchestrator restarts it; `stack.main` is
+	 * the new one. Workers go on running their jobs meanwhile.
+	 */
+	restartMain(): Promise<{ downSeconds: number }>;
 	/** every process this stack started, by PID: stop them all (also after a failure) */
 	stop(): Promise<void>;
 }
@@ -385,7 +395,8 @@ export async function startQueueStack(o: QueueStackOptions): Promise<QueueStack>
 		stops.push(() => redis.stop());
 		const encryptionKey = crypto.randomBytes(24).toString('hex');
 		const env = { ...queueEnv({ redis, postgres, encryptionKey }), ...o.env };
-		const main = await startN8n({ flavor: 'v2', packageDir: o.packageDir, userFolder: path.join(dir, 'main'), env: { ...env, ...o.mainEnv } });
+		const mainEnv = { ...env, ...o.mainEnv };
+		let main = await startN8n({ flavor: o.flavor ?? 'v2', packageDir: o.packageDir, userFolder: path.join(dir, 'main'), env: mainEnv });
 		stops.push(() => main.stop());
 		const workers: Worker[] = [];
 		let started = 0;
@@ -398,7 +409,7 @@ export async function startQueueStack(o: QueueStackOptions): Promise<QueueStack>
 		};
 		// in parallel: each installs the package into its own folder and migrates nothing (the main did)
 		await Promise.all(Array.from({ length: o.workers ?? 2 }, () => addWorker()));
-		return {
+		const stack: QueueStack = {
 			dir,
 			redis,
 			postgres,
@@ -406,11 +417,35 @@ export async function startQueueStack(o: QueueStackOptions): Promise<QueueStack>
 			workers,
 			encryptionKey,
 			addWorker,
+			async restartMain() {
+				const old = main;
+				const t = Date.now();
+				signalGroup(old.pid, 'SIGKILL');
+				const alive = () => {
+					try {
+						process.kill(old.pid, 0);
+						return true;
+					} catch {
+						return false;
+					}
+				};
+				while (alive()) {
+					if (Date.now() - t > 60_000) throw new Error(`the main (pid ${old.pid}) still runs 60 s after SIGKILL`);
+					await sleep(50);
+				}
+				await old.stop(); // the user folder was given: kept
+				// the package is installed in the user folder already; the new instance names its node types as the old did
+				main = await startN8n({ flavor: o.flavor ?? 'v2', userFolder: old.userFolder, port: old.port, brokerPort: old.brokerPort, env: mainEnv });
+				Object.assign(main, { nodeTypePrefix: old.nodeTypePrefix, packageName: old.packageName });
+				stack.main = main;
+				return { downSeconds: (Date.now() - t) / 1000 };
+			},
 			async stop() {
 				await stopAll();
 				fs.rmSync(dir, { recursive: true, force: true });
 			},
 		};
+		return stack;
 	} catch (e) {
 		await stopAll();
 		fs.rmSync(dir, { recursive: true, force: true });

@@ -30,7 +30,7 @@ export interface Panel {
 }
 
 /** Defaults of the selecting parameters, for a node that leaves one unset (values as text: `'true'` for a switch on). */
-export const SELECTING_DEFAULTS: Record<string, string> = { mode: 'waitUntilDone', briefFrom: 'fields', buyWithoutReview: 'false' };
+export const SELECTING_DEFAULTS: Record<string, string> = { mode: 'waitUntilDone', briefFrom: 'fields', buyWithoutReview: 'false', purchaseFrom: 'line' };
 
 const NOTICE_BUYS = 'Notice: Running this node buys a deck.';
 const NOTICE_REQUIRED = 'Notice: Which fields the service requires is up to the service';
@@ -74,6 +74,7 @@ const toolCreateFields = (buysWithoutReview: boolean) => [
 const CREATE_FROM_ITEM = ['Resource', 'Operation', NOTICE_BUYS, NOTICE_REQUIRED, 'Brief From', 'Input Field With Brief', 'Expected Credits', 'Max Credits', 'Confirm Slide Surcharge'];
 
 const deck = (operation: string) => ({ resource: 'deck', operation });
+const NOTICE_RECOVER = 'Notice: Sends, byte for byte, a purchase recorded before it was sent';
 
 export const PANELS: Panel[] = [
 	// A node added now (version 1.1), every operation
@@ -85,8 +86,8 @@ export const PANELS: Panel[] = [
 		node: 'deckGen',
 		version: 1.1,
 		parameters: deck('recover'),
-		added: { node: 'Deck Generator', action: 'Recover a purchase from the log' },
-		fields: ['Resource', 'Operation', 'Notice: Sends again, byte for byte, a purchase n8n logged', 'Logged Purchase', SPLIT, 'Options'],
+		added: { node: 'Deck Generator', action: 'Recover a recorded purchase' },
+		fields: ['Resource', 'Operation', NOTICE_RECOVER, 'Purchase From', 'Logged Purchase', SPLIT, 'Options'],
 		outputs: PAYMENT,
 		toFill: ['Logged Purchase'],
 	},
@@ -130,6 +131,9 @@ export const PANELS: Panel[] = [
 	{ node: 'deckGenTool', version: 1.1, parameters: { ...deck('create'), buyWithoutReview: 'true' }, fields: toolCreateFields(true), outputs: TOOL },
 	{ node: 'deckGenTool', version: 1.1, parameters: deck('getStatus'), fields: ['Resource', 'Operation', 'Task ID', 'Options', 'Description'], outputs: TOOL },
 	{ node: 'deckGenWaitTool', version: 1.1, parameters: { mode: 'checkOnce' }, fields: ['Mode', 'Task ID', 'Options', 'Description'], outputs: TOOL },
+
+	// the purchase journal's examples (issue 44): Recover Purchase from a row
+	{ node: 'deckGen', version: 1.1, parameters: { ...deck('recover'), purchaseFrom: 'row' }, fields: ['Resource', 'Operation', NOTICE_RECOVER, 'Purchase From', SPLIT, 'Options'], outputs: PAYMENT },
 ];
 
 export const NODE_NAMES: Record<PanelNode, string> = {
@@ -156,11 +160,12 @@ const OPERATION_NAMES: Record<string, string> = {
 /** The panel's name for people: node, then operation or mode, then what else selects it. */
 export function panelName(p: Panel): string {
 	const parts = [NODE_NAMES[p.node]];
-	const { resource, operation, mode, briefFrom, buyWithoutReview } = p.parameters;
+	const { resource, operation, mode, briefFrom, buyWithoutReview, purchaseFrom } = p.parameters;
 	if (resource) parts.push(`${RESOURCE_NAMES[resource] ?? resource} → ${OPERATION_NAMES[operation] ?? operation}`);
 	if (mode) parts.push(mode === 'checkOnce' ? 'Check Once' : 'Wait Until Done');
 	if (briefFrom === 'input') parts.push('Brief From: Input Item');
 	if (buyWithoutReview === 'true') parts.push('Buy Without Review on');
+	if (purchaseFrom === 'row') parts.push('Purchase From: Journal Row');
 	return `${parts.join(': ')} (v${p.version})`;
 }
 

@@ -238,8 +238,15 @@ function messageProblems(wf: Workflow): string[] {
 	for (const n of wf.nodes.filter(isMessage)) if (messageText(n).includes('deckUrl')) problems.push(`${n.name}: sends deckUrl, a link that may ask for the key`);
 	for (const wait of wf.nodes.filter((n) => n.type === 'n8n-nodes-deckgen.deckGenWait')) {
 		for (const output of [1, 2]) {
+			// the note reaches the message itself, or through the purchase journal's row (issue 44): a Data Table node on
+			// the way writes it into the row's `reason`, which the message reads
+			const journalled = [...reachable(wf, targetsOf(wf, wait.name, output), stop)].some((name) => {
+				const n = byName(wf, name);
+				return n.type === 'n8n-nodes-base.dataTable' && JSON.stringify((n.parameters.columns as { value?: unknown } | undefined)?.value ?? '').includes('$json.statusNote');
+			});
 			for (const message of messagesFrom(targetsOf(wf, wait.name, output))) {
-				if (!messageText(message).includes('$json.statusNote')) problems.push(`${message.name}: after ${wait.name}'s ${output === 1 ? 'Failed' : 'Still Running'}, without statusNote`);
+				const text = messageText(message);
+				if (!text.includes('$json.statusNote') && !(journalled && text.includes('$json.reason'))) problems.push(`${message.name}: after ${wait.name}'s ${output === 1 ? 'Failed' : 'Still Running'}, without statusNote`);
 			}
 		}
 		const completed = targetsOf(wf, wait.name, 0);
@@ -287,10 +294,12 @@ describe('example workflows', () => {
 		expect(unseenParameters(node, descriptions[node.type])).toEqual(['additionalFields.slideCount', 'noSuchField']);
 	});
 
-	// at-scale.json waits only with n8n's Wait node, which saves the execution at every wait, and its
-	// Create has an Idempotency Key: saving after every node too would cost a database write per node
-	// run, thousands of times over (issue 22), and make no restart safer.
-	const SAVED_AT_EACH_WAIT = new Set(['at-scale.json']);
+	// at-scale.json and at-scale-journal.json wait only with n8n's Wait node, which saves the execution at
+	// every wait, and a purchase survives a lost execution without it: at-scale.json's Create has an
+	// Idempotency Key (a redelivered request replays it), at-scale-journal.json's writes the purchase to the
+	// journal before it is sent (issue 44: the sweeper delivers it). Saving after every node too would cost a
+	// database write per node run, thousands of times over (issue 22), and make no restart safer.
+	const SAVED_AT_EACH_WAIT = new Set(['at-scale.json', 'at-scale-journal.json']);
 
 	test.each(checked.map(({ file, wf }) => [file, wf] as const))('%s saves its execution progress (or waits only in n8n Wait nodes)', (file, wf) => {
 		if (SAVED_AT_EACH_WAIT.has(file)) {
@@ -298,7 +307,17 @@ describe('example workflows', () => {
 			const waits = wf.nodes.filter((node) => node.type === 'n8n-nodes-deckgen.deckGenWait');
 			expect(waits.map((node) => node.parameters.mode)).toEqual(waits.map(() => 'checkOnce'));
 			const create = wf.nodes.find((node) => node.type === 'n8n-nodes-deckgen.deckGen' && node.parameters.operation === 'create');
-			expect((create?.parameters.options as { idempotencyKey?: string } | undefined)?.idempotencyKey).toBeTruthy();
+			const options = (create?.parameters.options ?? {}) as { idempotencyKey?: string; recordOnly?: boolean };
+			if (options.recordOnly) {
+				// written down by n8n's Data Table node (unless written already: the same request run again) before
+				// Recover Purchase sends it from the row
+				const next = (name: string) => wf.connections?.[name]?.main?.[0]?.map((c) => wf.nodes.find((n) => n.name === c.node)!) ?? [];
+				const [check] = next(create!.name);
+				expect(check).toMatchObject({ type: 'n8n-nodes-base.dataTable', parameters: { operation: 'rowNotExists', filters: { conditions: [{ keyName: 'idempotencyKey' }] } } });
+				const [journal] = next(check.name);
+				expect(journal).toMatchObject({ type: 'n8n-nodes-base.dataTable', parameters: { operation: 'insert' } });
+				expect(next(journal.name).map((n) => n.parameters)).toEqual([expect.objectContaining({ operation: 'recover', purchaseFrom: 'row' })]);
+			} else expect(options.idempotencyKey).toBeTruthy();
 		} else expect(wf.settings).toMatchObject({ saveExecutionProgress: true });
 	});
 
@@ -341,7 +360,7 @@ describe('example workflows', () => {
 			}
 			// the price, where the workflow sets it: what Expected Credits is and how to learn the live one
 			// (an AI agent's Create takes it from the model, and the reviewer sees it)
-			if (nodes.some((n) => n.parameters.operation === 'create' && !String(n.parameters.expectedCredits).includes('$fromAI'))) {
+			if (nodes.some((n) => n.type.startsWith('n8n-nodes-deckgen.') && n.parameters.operation === 'create' && !String(n.parameters.expectedCredits).includes('$fromAI'))) {
 				expect(content).toMatch(/\*\*Expected Credits\*\*/);
 				expect(content).toMatch(/To learn the price, set it to 0 and run once/);
 			}

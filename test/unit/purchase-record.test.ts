@@ -7,7 +7,8 @@ import { Logger } from '@n8n/backend-common';
 import { GlobalConfig, InstanceSettingsConfig } from '@n8n/config';
 import { Container } from '@n8n/di';
 
-import { PURCHASE_MARKER, checkOf, purchaseLogLine, purchaseRecord, readLoggedPurchase, type PurchaseRecord } from '../../nodes/shared/purchaseRecord';
+import { canonicalJson } from '../../nodes/shared/idempotency';
+import { JOURNAL_COLUMNS, PURCHASE_MARKER, checkOf, journalRow, purchaseLogLine, purchaseRecord, readJournalRow, readLoggedPurchase, type PurchaseRecord } from '../../nodes/shared/purchaseRecord';
 
 const record: PurchaseRecord = purchaseRecord(
 	{
@@ -94,5 +95,33 @@ describe('reading a pasted purchase', () => {
 	test('what is not sent (where it was made) is not checked: the check covers method, path, key and body', () => {
 		expect(readLoggedPurchase({ ...record, executionId: '9' })).toMatchObject({ ok: true, record: { executionId: '9' } });
 		expect(checkOf({ ...record, body: { ...record.body } })).toBe(record.check);
+	});
+});
+
+describe('the purchase as a journal row (issue 44)', () => {
+	test('a flat row whose body is the canonical JSON text; read back from the row as the Data Table stores it, it is the same record', () => {
+		const row = journalRow(record);
+		expect(row).toEqual({
+			outcome: 'recorded',
+			title: 'Q3 review: "north"\nand south',
+			idempotencyKey: record.idempotencyKey,
+			path: '/v1/decks',
+			body: canonicalJson(record.body),
+			check: record.check,
+			operation: 'deck.create',
+			workflowId: 'aB3dE5',
+			executionId: '4711',
+			node: 'Create Deck',
+			item: 2,
+		});
+		for (const value of Object.values(row)) expect(['string', 'number']).toContain(typeof value);
+		const stored = { id: 7, createdAt: new Date(), updatedAt: new Date(), taskId: null, reason: null, ...row };
+		expect(readJournalRow(stored)).toEqual({ ok: true, record, rowId: 7 });
+	});
+
+	test('every column the row holds is one of the journal\'s, and the journal has a column for each', () => {
+		const names = JOURNAL_COLUMNS.map((c) => c.name);
+		expect(Object.keys(journalRow(record)).filter((name) => !names.includes(name))).toEqual([]);
+		expect(JOURNAL_COLUMNS.find((c) => c.name === 'item')?.type).toBe('number');
 	});
 });

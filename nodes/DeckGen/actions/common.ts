@@ -53,6 +53,8 @@ export interface SpendOptions {
 	idempotencyKey?: string;
 	/** Mixed into the derived key: a new value buys the same brief again (see idempotency.ts). */
 	purchaseReference?: string;
+	/** Record Without Sending (./record.ts): output the purchase as a journal row; nothing is sent. */
+	recordOnly?: boolean;
 	retry: Partial<RetrySettings>;
 	concurrency: number;
 }
@@ -99,6 +101,16 @@ export const purchaseReferenceOption: INodeProperties = {
 		'Leave empty: the same brief from the same trigger data is bought once, and any retry, redelivery or re-run replays that purchase (nothing charged). Set a new value to buy the same brief again on purpose, e.g. {{ $now.toISODate() }} for at most one a day. A value that changes with every execution buys in every execution, a retried one included.',
 };
 
+/** Issue 44: the purchase as a journal row, sent later from the row by Recover Purchase (./record.ts). */
+export const recordOnlyOption: INodeProperties = {
+	displayName: 'Record Without Sending',
+	name: 'recordOnly',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to output the purchase this item would send instead of sending it (nothing is bought): a row for a purchase journal in n8n’s Data Table, with outcome "recorded", the path, the Idempotency-Key a send uses, the body as sent and its check. Deck → Recover Purchase (Purchase From: Journal Row) then sends it; every later send of the row replays it.',
+};
+
 /**
  * Options of the spending operations, whose Max Credits sits next to Expected Credits. Workflows
  * saved by 0.1 kept it here: n8n drops a saved option its node no longer declares, so it stays
@@ -109,6 +121,7 @@ export const spendOptions: INodeProperties[] = [
 	...callOptions,
 	idempotencyKeyOption,
 	purchaseReferenceOption,
+	recordOnlyOption,
 	{
 		displayName: 'Max Credits (Saved by 0.1)',
 		name: 'maxCredits',
@@ -126,6 +139,7 @@ export const customRequestOptions: INodeProperties[] = [
 	...callOptions,
 	idempotencyKeyOption,
 	purchaseReferenceOption,
+	recordOnlyOption,
 	maxCredits,
 ];
 
@@ -147,12 +161,14 @@ export function readOptions(ctx: IExecuteFunctions, itemIndex: number): SpendOpt
 		purchaseReference?: unknown;
 		maxRetryWaitSeconds?: number;
 		concurrency?: number;
+		recordOnly?: unknown;
 	};
 	const idempotencyKey = typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : '';
 	return {
 		maxCredits: readMaxCredits(ctx, itemIndex),
 		idempotencyKey: idempotencyKey || undefined,
 		purchaseReference: options.purchaseReference === undefined ? undefined : String(options.purchaseReference).trim() || undefined,
+		...(options.recordOnly === true ? { recordOnly: true } : {}),
 		retry: {
 			maxRetryWaitMs: (options.maxRetryWaitSeconds ?? DEFAULT_RETRY_SETTINGS.maxRetryWaitMs / 1000) * 1000,
 		},

@@ -71,8 +71,8 @@ const operationPickers: INodeProperties[] = [
 			{
 				name: 'Recover Purchase',
 				value: 'recover',
-				description: 'Get back a deck whose execution n8n lost, from the line n8n logged before buying it: replayed, never bought twice',
-				action: 'Recover a purchase from the log',
+				description: 'Send a purchase recorded before it was sent (a line n8n logged, or a purchase journal’s row): the deck back, never bought twice',
+				action: 'Recover a recorded purchase',
 			},
 			{
 				name: 'Revise',

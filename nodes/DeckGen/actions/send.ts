@@ -35,6 +35,7 @@ import type { EmittedItem } from '../../shared/n8n/item';
 import type { NodeService } from '../../shared/n8n/service';
 import { readExpectedCredits, readOptions, readTaskId, type SpendOptions } from './common';
 import { outputIndexFor } from './outputs';
+import { recordedItem } from './record';
 
 export interface ItemContext {
 	ctx: IExecuteFunctions;
@@ -104,6 +105,7 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 	// and only when the key is derived (an Idempotency Key of the user's makes it unused; following
 	// the pairedItem lineage to the trigger costs a few milliseconds of an n8n worker per item).
 	const origin = request.options.idempotencyKey ? '' : originHash(triggerItemsOf(item.ctx, item.itemIndex), request.options.purchaseReference);
+	if (request.options.recordOnly) return recordWithoutSending(item, request, origin);
 	let sent = await sendOnce(item, request, request.json, origin);
 	let repricedFrom: number | undefined;
 
@@ -211,20 +213,10 @@ interface Sent {
 
 async function sendOnce(item: ItemContext, request: MutationRequest, json: Record<string, unknown> | undefined, origin: string): Promise<Sent> {
 	const { ctx, itemIndex } = item;
-	const slot = { operation: request.operation, runIndex: item.runIndex, itemIndex };
+	const slot = slotOf(item, request);
 	const bytes = json ? Buffer.from(canonicalJson(json)) : request.raw!.bytes;
 	const contentType = json ? 'application/json' : request.raw!.contentType;
-	const key = idempotencyKeyFor(
-		item.keyStore,
-		{
-			workflowId: String(ctx.getWorkflow().id ?? ''),
-			nodeId: ctx.getNode().id,
-			origin,
-		},
-		slot,
-		sha256Hex(bytes),
-		request.options.idempotencyKey,
-	);
+	const key = purchaseKey(item, request, bytes, origin);
 	const method = request.method ?? 'POST';
 	const paying = item.spends && method === 'POST';
 	// As an AI tool: refused here, before anything is sent, unless a person reviews the call or it fits the allowance.
@@ -267,6 +259,24 @@ async function sendOnce(item: ItemContext, request: MutationRequest, json: Recor
 		if (logged) notePurchaseResult(ctx, key, purchase);
 	}
 	return { outcome, key, json, ...(charge ? { charge } : {}), ...(lostAttempt && charge === 'charged_or_replayed' ? { lostAttempt } : {}) };
+}
+
+const slotOf = (item: ItemContext, request: MutationRequest): KeySlot => ({ operation: request.operation, runIndex: item.runIndex, itemIndex: item.itemIndex });
+
+/** The Idempotency-Key `bytes` are sent with (../../shared/idempotency.ts): derived here only, for a send and for a purchase recorded without sending. */
+function purchaseKey(item: ItemContext, request: MutationRequest, bytes: Buffer, origin: string): string {
+	const scope = { workflowId: String(item.ctx.getWorkflow().id ?? ''), nodeId: item.ctx.getNode().id, origin };
+	return idempotencyKeyFor(item.keyStore, scope, slotOf(item, request), sha256Hex(bytes), request.options.idempotencyKey);
+}
+
+/**
+ * Record Without Sending (issue 44): the purchase this item would send, as the journal's row, with the
+ * key and the bytes a send would use (./record.ts). Nothing is sent.
+ */
+function recordWithoutSending(item: ItemContext, request: MutationRequest, origin: string): EmittedItem {
+	const bytes = request.json ? Buffer.from(canonicalJson(request.json)) : undefined;
+	const key = bytes ? purchaseKey(item, request, bytes, origin) : '';
+	return recordedItem(item.ctx, item.itemIndex, { operation: request.operation, path: request.path, bytes, idempotencyKey: key, maxCredits: request.options.maxCredits });
 }
 
 /** The price a spending body agrees to (`expected_credits`); a body without one is taken to cost nothing. */

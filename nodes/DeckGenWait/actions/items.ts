@@ -97,13 +97,17 @@ export function itemFor(
 	return { json, binary: input.binary, pairedItem: { item: index } };
 }
 
-/** What a simplified item keeps, in this order: the deck, its link, the file, and why it failed or was not read. */
+/**
+ * What a simplified item keeps, in this order: the deck, its link, the file, why it failed or was not
+ * read, and the purchase journal's row it came from (Recover Purchase's `rowId`: issue 44).
+ */
 const SIMPLE_FIELDS = [
 	'taskId', 'status', 'state', 'statusNote', 'outcome', 'deckUrl',
 	// what a Check Once loop needs from one check to the next: the purchase (the 404 grace) and the bound
 	'purchase', 'waitingSince', 'pastMaxWait',
 	'fileName', 'mimeType', 'fileSize', 'downloadError',
 	'error', 'detail', 'code', 'httpCode', 'reason', 'description', 'requestId', 'lastError',
+	'rowId',
 ] as const;
 
 /** Repeated by the binary's own metadata when the file is attached. */

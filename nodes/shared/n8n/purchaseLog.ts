@@ -12,7 +12,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { PurchaseResult } from '../idempotency';
-import { purchaseLogLine, purchaseRecord, titleOf, type PurchaseOrigin, type PurchaseRequest } from '../purchaseRecord';
+import { purchaseLogLine, purchaseRecord, titleOf, type PurchaseOrigin, type PurchaseRecord, type PurchaseRequest } from '../purchaseRecord';
 
 /** n8n keeps a custom data value up to 512 characters (n8n-core `setWorkflowExecutionMetadata`). */
 const CUSTOM_DATA_VALUE_MAX = 512;
@@ -61,17 +61,22 @@ function note(ctx: IExecuteFunctions, key: string, update: Noted): void {
 	writeCustomData(ctx, noted);
 }
 
-/**
- * Before a spending request is sent: the log line with the whole record (the key masked out, should
- * the brief quote it), and the execution's custom data.
- */
-export function announcePurchase(ctx: IExecuteFunctions, request: PurchaseRequest, origin: Omit<PurchaseOrigin, 'workflowId' | 'executionId' | 'node'>, mask: (text: string) => string): void {
-	const record = purchaseRecord(request, {
+/** The record of a purchase this node run sends (or records without sending: issue 44), where it is made. */
+export function purchaseRecordOf(ctx: IExecuteFunctions, request: PurchaseRequest, origin: Omit<PurchaseOrigin, 'workflowId' | 'executionId' | 'node'>): PurchaseRecord {
+	return purchaseRecord(request, {
 		...origin,
 		workflowId: String(ctx.getWorkflow().id ?? ''),
 		executionId: String(ctx.getExecutionId() ?? ''),
 		node: ctx.getNode().name,
 	});
+}
+
+/**
+ * Before a spending request is sent: the log line with the whole record (the key masked out, should
+ * the brief quote it), and the execution's custom data.
+ */
+export function announcePurchase(ctx: IExecuteFunctions, request: PurchaseRequest, origin: Omit<PurchaseOrigin, 'workflowId' | 'executionId' | 'node'>, mask: (text: string) => string): void {
+	const record = purchaseRecordOf(ctx, request, origin);
 	const title = titleOf(request.body);
 	ctx.logger.info(mask(purchaseLogLine(record)), {
 		workflowId: record.workflowId,

@@ -40,7 +40,8 @@ describe('Deck Generator Wait: Simplify', () => {
 		const input = [
 			{ taskId: done, outcome: 'success', idempotencyKey: 'k-0', requestId: 'req_create_0', brief: 'Q3 review' },
 			{ taskId: failedDeck, brief: 'Q4 plan' },
-			{ taskId: running, brief: 'Hiring' },
+			// from a purchase journal's row (issue 44): its id rides along, simplified or not
+			{ taskId: running, brief: 'Hiring', rowId: 42 },
 			{ taskId: theirs, brief: 'Not ours' },
 		];
 		const result = await runWorkflow(withSimplify(simplify), {
@@ -80,6 +81,7 @@ describe('Deck Generator Wait: Simplify', () => {
 			outcome: 'still_running',
 			waitingSince: expect.any(String),
 			pastMaxWait: false,
+			rowId: 42,
 		});
 		if (deckUrl !== undefined) expect(deckUrl).toEqual(expect.stringContaining(running));
 

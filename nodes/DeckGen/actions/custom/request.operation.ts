@@ -100,6 +100,12 @@ export async function execute(item: ItemContext) {
 	const path = readPath(item);
 	const options = readOptions(item.ctx, item.itemIndex);
 	if (item.ctx.getNodeParameter('method', item.itemIndex, 'GET') === 'GET') {
+		if (options.recordOnly) {
+			throw new NodeOperationError(item.ctx.getNode(), 'Record Without Sending applies to a POST: a GET buys nothing to record; nothing was sent', {
+				itemIndex: item.itemIndex,
+				description: 'Set Method to POST for a spending call, or remove the option.',
+			});
+		}
 		return await sendRead(item, { path, retry: options.retry });
 	}
 	return await sendMutation(item, { operation: 'custom.request', path, json: readBody(item), options });

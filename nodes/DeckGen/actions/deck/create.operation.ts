@@ -32,7 +32,7 @@ const simplifyOption: INodeProperties = {
 		'Whether a bought deck’s item keeps only taskId, outcome, charge, purchase (its Idempotency-Key, request ID and time, which Deck Generator Wait reads), and replayed and repricedFrom when they apply, instead of the whole answer and the message. Keeps the data n8n stores small when a Check Once loop waits on it. Refusals (Checkout, Client Action) are never simplified.',
 };
 
-/** What a simplified Success item keeps, when present: the deck, what it cost, and its purchase (for the Wait node's 404 grace). */
+/** What a simplified Success item keeps, when present: the deck, what it cost, and its purchase (for the Wait node's 404 grace). Recover Purchase's Simplify keeps them too, through simplifiedPurchase (../journal.ts). */
 const SIMPLE_FIELDS = ['taskId', 'outcome', 'charge', 'replayed', 'repricedFrom', 'purchase'] as const;
 
 /**

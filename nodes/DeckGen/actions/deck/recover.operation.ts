@@ -2,7 +2,8 @@ import { NodeOperationError, updateDisplayOptions, type INodeProperties, type No
 
 import { callOptions, optionsCollection, readOptions } from '../common';
 import type { EmittedItem } from '../../../shared/n8n/item';
-import { PURCHASE_MARKER, readLoggedPurchase, titleOf, type PurchaseRecord } from '../../../shared/purchaseRecord';
+import { PURCHASE_MARKER, readJournalRow, readLoggedPurchase, titleOf, type JournalReading, type PurchaseRecord } from '../../../shared/purchaseRecord';
+import { journalItem, journalSimplifyOption } from '../journal';
 import type { Operation } from '../node.type';
 import { sendMutation, type ItemContext } from '../send';
 
@@ -16,10 +17,29 @@ import { sendMutation, type ItemContext } from '../send';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Sends again, byte for byte, a purchase n8n logged before sending it ("Deck Generator: sending purchase …"). The service replays it: you get the deck’s taskId and pay nothing. Only if the first request never reached the service does this buy it, now and once.',
+			'Sends, byte for byte, a purchase recorded before it was sent: a line n8n logged ("Deck Generator: sending purchase …") or a purchase journal’s row (Record Without Sending). The service replays it: you get the deck’s taskId and pay nothing. Only if it never received the purchase does this buy it, now and once.',
 		name: 'recoverNotice',
 		type: 'notice',
 		default: '',
+	},
+	{
+		displayName: 'Purchase From',
+		name: 'purchaseFrom',
+		type: 'options',
+		options: [
+			{
+				name: 'Journal Row (Input Item)',
+				value: 'row',
+				description:
+					'The input item is a row of a purchase journal (n8n’s Data Table) that Record Without Sending wrote: its columns are the record. No expression to run.',
+			},
+			{
+				name: 'Logged Line',
+				value: 'line',
+				description: 'The line n8n logged before the purchase was sent, pasted or from an expression',
+			},
+		],
+		default: 'line',
 	},
 	{
 		displayName: 'Logged Purchase',
@@ -31,8 +51,9 @@ const properties: INodeProperties[] = [
 		placeholder: `Deck Generator: sending purchase "Q3 review" with Idempotency-Key … ${PURCHASE_MARKER} {…}`,
 		description:
 			'The whole line n8n’s log has for the purchase, copied unchanged (as n8n prints it, or the whole JSON record when n8n logs JSON). One purchase per item. A line changed after it was logged is refused before anything is sent.',
+		displayOptions: { show: { purchaseFrom: ['line'] } },
 	},
-	optionsCollection(callOptions),
+	optionsCollection([...callOptions, journalSimplifyOption]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['deck'], operation: ['recover'] } }, properties);
@@ -78,9 +99,34 @@ function explained(error: NodeError, record: PurchaseRecord): NodeError {
 
 export async function execute(item: ItemContext) {
 	const { ctx, itemIndex } = item;
-	const reading = readLoggedPurchase(ctx.getNodeParameter('loggedPurchase', itemIndex, '') as unknown);
-	if (!reading.ok) throw new NodeOperationError(ctx.getNode(), reading.message, { itemIndex, description: reading.description });
-	const { record } = reading;
+	const fromRow = ctx.getNodeParameter('purchaseFrom', itemIndex, 'line') === 'row';
+	const reading: JournalReading = fromRow ? readJournalRow(ctx.getInputData()[itemIndex]?.json) : readLoggedPurchase(ctx.getNodeParameter('loggedPurchase', itemIndex, '') as unknown);
+	const { rowId } = reading;
+	if (!reading.ok) throw withRow(new NodeOperationError(ctx.getNode(), reading.message, { itemIndex, description: reading.description }), rowId);
+	try {
+		return journalItem(await recovered(item, reading.record), rowId, ctx.getNodeParameter('options.simplify', itemIndex, false) === true);
+	} catch (error) {
+		throw withRow(error as NodeError, rowId);
+	}
+}
+
+/**
+ * The row a failed send was read from, on the error item too (`error.rowId`): a sweeper marks that row
+ * (docs/at-scale.md). A key the service holds with another body is said of the row, not of a logged line.
+ */
+function withRow(error: NodeError, rowId: number | string | undefined): NodeError {
+	if (rowId === undefined) return error;
+	error.context.rowId = rowId;
+	if (String(error.context?.reason ?? '').includes('idempotency_key_reused')) {
+		error.description =
+			`Journal row ${rowId} is whole and unchanged, but the service stored a different body under its Idempotency-Key: another purchase used the same key, ` +
+			`and this row's purchase was not bought under it. The row cannot be sent as it is: mark it refused.`;
+	}
+	return error;
+}
+
+async function recovered(item: ItemContext, record: PurchaseRecord): Promise<EmittedItem> {
+	const { ctx, itemIndex } = item;
 	const { retry, concurrency } = readOptions(ctx, itemIndex);
 	const title = titleOf(record.body);
 	let emitted: EmittedItem;
