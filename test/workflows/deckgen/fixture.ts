@@ -109,6 +109,18 @@ export const brief = (extra: Record<string, unknown> = {}) => ({
 	...extra,
 });
 
+/** Create's parameters as a user sets them to buy the `brief()` of the trigger item (`$json`), no Idempotency Key. */
+export const createFromBrief = (extra: Record<string, unknown> = {}) => ({
+	resource: 'deck',
+	operation: 'create',
+	title: '={{ $json.title }}',
+	coreMessage: '={{ $json.core_message }}',
+	audience: '={{ $json.audience }}',
+	slideCount: '={{ $json.slide_count }}',
+	expectedCredits: '={{ $json.expected_credits }}',
+	...extra,
+});
+
 /**
  * For a describe block: every plain-HTTP request goes through HTTP_PROXY, a listener here that answers
  * 401, so whatever a node sends to a Base URL no one may contact (`http://deckgen.invalid`) is seen.

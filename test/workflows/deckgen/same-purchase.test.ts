@@ -7,7 +7,7 @@ import type { INode } from 'n8n-workflow';
 
 import { connections, node, type WorkflowJson } from '../../harness';
 import { start, type Simulator } from '../../simulator';
-import { brief, jsonOf, runWith } from './fixture';
+import { brief, createFromBrief, jsonOf, runWith } from './fixture';
 
 const CREATE = 'Create';
 
@@ -18,16 +18,7 @@ function createWorkflow(options: Record<string, unknown> = {}, id = 'wfSamePurch
 		nodes: [
 			node('Start', 'n8n-nodes-base.manualTrigger'),
 			{
-				...node(CREATE, 'n8n-nodes-deckgen.deckGen', {
-					resource: 'deck',
-					operation: 'create',
-					title: '={{ $json.title }}',
-					coreMessage: '={{ $json.core_message }}',
-					audience: '={{ $json.audience }}',
-					slideCount: '={{ $json.slide_count }}',
-					expectedCredits: '={{ $json.expected_credits }}',
-					options: { maxRetryWaitSeconds: 0, ...options },
-				}),
+				...node(CREATE, 'n8n-nodes-deckgen.deckGen', createFromBrief({ options: { maxRetryWaitSeconds: 0, ...options } })),
 				id: 'c0ffee00-0000-4000-8000-00000000c4ea',
 			} as INode,
 			node('Done', 'n8n-nodes-base.noOp'),

@@ -10,7 +10,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { connections, node, runWorkflow, type RunResult, type WorkflowJson } from '../../harness';
 import { start, type Simulator } from '../../simulator';
 import { credentialFor } from '../credential';
-import { brief } from '../deckgen/fixture';
+import { brief, createFromBrief } from '../deckgen/fixture';
 import { callTool, exampleTool } from '../tool/tool';
 import { afterStatusReads } from './run';
 
@@ -25,16 +25,7 @@ function createThenWait(waitOptions: IDataObject, id = 'wf-just-bought'): Workfl
 		nodes: [
 			node('Start', 'n8n-nodes-base.manualTrigger'),
 			{
-				...node(CREATE, 'n8n-nodes-deckgen.deckGen', {
-					resource: 'deck',
-					operation: 'create',
-					title: '={{ $json.title }}',
-					coreMessage: '={{ $json.core_message }}',
-					audience: '={{ $json.audience }}',
-					slideCount: '={{ $json.slide_count }}',
-					expectedCredits: 10,
-					options: { maxRetryWaitSeconds: 0.01 },
-				}),
+				...node(CREATE, 'n8n-nodes-deckgen.deckGen', createFromBrief({ expectedCredits: 10, options: { maxRetryWaitSeconds: 0.01 } })),
 				typeVersion: 1.1,
 			} as INode,
 			{ ...node(WAIT, 'n8n-nodes-deckgen.deckGenWait', { mode: 'waitUntilDone', options: { pollIntervalSeconds: 0.01, maxWaitMinutes: 1, ...waitOptions } as never }), typeVersion: 1.1 } as INode,
