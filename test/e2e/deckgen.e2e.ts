@@ -24,7 +24,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { createRequire } from 'module';
-import { start, type Simulator } from '../simulator';
+import { PROFILES, start, type Simulator } from '../simulator';
 import { ensureN8n, Flavor, e2eFlavors } from './n8n-install';
 import { closeHttpClients, ExecutionDetail, n8nFetch, N8nInstance, startN8n, WorkflowJson } from './n8n-instance';
 import { CREDENTIAL_TYPE, EXAMPLE_FILES, loadExample, PACKAGE, prepareExample, type ExampleFile } from './fixtures/examples';
@@ -570,6 +570,91 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 				}
 			} finally {
 				await kie.close();
+			}
+		}),
+	);
+
+	it(
+		'issue 43: with no path set, records two envelopes down (Cloudflare) and with no word at all (Remotion) read right in Get Status, Download and both Wait modes; a record it cannot read names the path to paste, and that path pasted reads it',
+		timed('deepRecords', async () => {
+			// each service with one finished and one failed deck, read by the built-in reading alone (no path options)
+			const services = ['cloudflare', 'remotion'] as const;
+			const sims: Simulator[] = [];
+			try {
+				const nodes: Json[] = [startNode];
+				const connections: Json = { Start: { main: [[]] } };
+				const decks: Record<string, { finished: string; failed: string }> = {};
+				for (const [i, service] of services.entries()) {
+					const sim = await start({ seed: (flavor === 'v2' ? 430 : 431) + i, clock: { manual: true }, choices: { service } });
+					sims.push(sim);
+					const finished = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 60_000, outcome: 'succeeded' });
+					const failed = sim.control.seedDeck({ key: sim.keys.personal, durationMs: 60_000, outcome: 'failed' });
+					sim.control.advance(120_000);
+					decks[service] = { finished, failed };
+					const credential = await n8n.createCredential({ name: `Deck Generator (${service} shape)`, type: CREDENTIAL_TYPE, data: { apiKey: sim.keys.personal, baseUrl: sim.url } });
+					const source = `${service} decks`;
+					nodes.push({ id: `e4300000-0000-4000-8000-00000000000${i}`, name: source, type: 'n8n-nodes-base.code', typeVersion: 2, position: [150, i * 800], parameters: { jsCode: `return [{ json: { taskId: '${finished}' } }, { json: { taskId: '${failed}' } }];` } });
+					connections.Start.main[0].push({ node: source, type: 'main', index: 0 });
+					const readers = [
+						{ name: `${service} Get Status`, type: DECK, parameters: { resource: 'deck', operation: 'getStatus', taskId: '={{ $json.taskId }}' }, onError: 'continueRegularOutput' },
+						{ name: `${service} Download`, type: DECK, parameters: { resource: 'deck', operation: 'download', taskId: '={{ $json.taskId }}' }, onError: 'continueRegularOutput' },
+						{ name: `${service} Check Once`, type: WAIT, parameters: { mode: 'checkOnce', taskId: '={{ $json.taskId }}', options: { downloadFile: true } } },
+						{ name: `${service} Wait Until Done`, type: WAIT, parameters: { mode: 'waitUntilDone', taskId: '={{ $json.taskId }}', options: { downloadFile: true, pollIntervalSeconds: 0.05, maxWaitMinutes: 0.05 } } },
+					];
+					connections[source] = { main: [readers.map((r) => ({ node: r.name, type: 'main', index: 0 }))] };
+					readers.forEach((r, j) => nodes.push({ id: `e4300000-0000-4000-8000-0000000001${i}${j}`, typeVersion: 1.1, position: [300, i * 800 + j * 200], credentials: { [CREDENTIAL_TYPE]: credential }, ...r }));
+				}
+				// a record the built-in reading cannot read: no status word where it looks, the reference profile's words
+				// under `result.main.stage` (no state member's name, inside a result member); then the path pasted
+				const words = PROFILES.reference.statusWords;
+				const unreadable = await start({ seed: flavor === 'v2' ? 432 : 433, clock: { manual: true }, choices: { omitStatusWord: true, statusExtras: (deck) => ({ result: { main: { stage: words[deck.phase] } } }) } });
+				sims.push(unreadable);
+				const running = unreadable.control.seedDeck({ key: unreadable.keys.personal, durationMs: 30 * 60_000 });
+				unreadable.control.advance(10 * 60_000);
+				unreadable.control.holdDeck(running, true);
+				const unreadableCredential = await n8n.createCredential({ name: 'Deck Generator (a record to read)', type: CREDENTIAL_TYPE, data: { apiKey: unreadable.keys.personal, baseUrl: unreadable.url } });
+				const getStatus = (name: string, id: string, y: number, options: Json) => ({ id, name, type: DECK, typeVersion: 1.1, position: [300, y], parameters: { resource: 'deck', operation: 'getStatus', taskId: '={{ $json.taskId }}', options }, credentials: { [CREDENTIAL_TYPE]: unreadableCredential } });
+				nodes.push(
+					{ id: 'e4300000-0000-4000-8000-000000000009', name: 'Unreadable deck', type: 'n8n-nodes-base.code', typeVersion: 2, position: [150, 1600], parameters: { jsCode: `return [{ json: { taskId: '${running}' } }];` } },
+					getStatus('Unreadable Get Status', 'e4300000-0000-4000-8000-000000000209', 1600, {}),
+					getStatus('Pasted Get Status', 'e4300000-0000-4000-8000-000000000210', 1800, { statusWordPath: 'result.main.stage' }),
+				);
+				connections.Start.main[0].push({ node: 'Unreadable deck', type: 'main', index: 0 });
+				connections['Unreadable deck'] = { main: [['Unreadable Get Status', 'Pasted Get Status'].map((node) => ({ node, type: 'main', index: 0 }))] };
+				const wfId = await importJson({ name: 'Deep records (e2e)', nodes, connections, settings: { executionOrder: 'v1' } });
+				const exec = await n8n.runManually(wfId, { timeoutMs: 120_000 });
+				const rd = exec.data.resultData.runData;
+				expect({ status: exec.status, error: exec.data.resultData.error?.message }).toEqual({ status: 'success', error: undefined });
+				for (const service of services) {
+					const { finished, failed } = decks[service];
+					const [done, refused] = itemsOf(rd, `${service} Get Status`);
+					expect(done).toMatchObject({ taskId: finished, state: 'succeeded', deckUrl: expect.stringMatching(/^https?:/) });
+					expect(refused).toMatchObject({ taskId: failed, state: 'failed' });
+					const [file, notFile] = itemsOf(rd, `${service} Download`);
+					expect(file).toMatchObject({ taskId: finished, mimeType: expect.stringMatching(/presentation/) });
+					// a failed deck says what its record said, never an empty word
+					expect(JSON.stringify(notFile.error)).toMatch(/failed/);
+					expect(JSON.stringify(notFile)).not.toContain('status \\"\\"');
+					for (const node of [`${service} Check Once`, `${service} Wait Until Done`]) {
+						expect(itemsOf(rd, node, 0)).toEqual([expect.objectContaining({ taskId: finished, outcome: 'completed', deckUrl: done.deckUrl })]);
+						expect(rd[node][0].data.main[0][0].binary?.data).toBeDefined();
+						expect(itemsOf(rd, node, 1)).toEqual([expect.objectContaining({ taskId: failed, outcome: 'failed' })]);
+						expect(JSON.stringify(itemsOf(rd, node, 1))).not.toContain('status \\"\\"');
+					}
+				}
+				// Remotion's failure is read from its flag and its errors, and says so
+				expect(String(itemsOf(rd, 'remotion Wait Until Done', 1)[0].error ?? '')).toMatch(/no status word; failure read from/);
+				// the record it cannot read (state unknown) names, at the first read, the path to paste and its value;
+				// that path set, the same record reads as running and nothing more is suggested
+				const suggestion = 'Status Word Path `result.main.stage` is "generating"';
+				const [unread] = itemsOf(rd, 'Unreadable Get Status');
+				expect(unread).toMatchObject({ taskId: running, state: 'unknown', statusNote: expect.stringContaining(`To read this record, set one of these in the options: ${suggestion}`) });
+				const [pasted] = itemsOf(rd, 'Pasted Get Status');
+				expect(pasted).toMatchObject({ taskId: running, state: 'running', statusWord: 'generating' });
+				expect(String(pasted.statusNote ?? '')).not.toContain('set one of these');
+				r.deepRecords = { services: [...services], unreadableNote: String(unread.statusNote).slice(0, 300) };
+			} finally {
+				for (const sim of sims) await sim.close();
 			}
 		}),
 	);
