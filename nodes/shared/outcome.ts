@@ -126,12 +126,14 @@ export function classifyFailure(failure: ServiceFailure): Outcome {
 	return { route: 'error', outcome: 'error', failure };
 }
 
-export function isPriceDrift(failure: ServiceFailure): boolean {
+/** Whether a failure names this kind of conflict, wherever the service put it: its code, its reason or `conflictKind`. */
+export function isConflictOf(failure: ServiceFailure, kind: string): boolean {
 	const body = failure.body as { conflictKind?: unknown } | undefined;
-	return (
-		failure.status === 409 &&
-		(failure.code === 'price_drift' || body?.conflictKind === 'price_drift' || failure.reason === 'price_drift')
-	);
+	return failure.code === kind || failure.reason === kind || body?.conflictKind === kind;
+}
+
+export function isPriceDrift(failure: ServiceFailure): boolean {
+	return failure.status === 409 && isConflictOf(failure, 'price_drift');
 }
 
 /** The live price a 409 price_drift reports (`credits`), if it is a usable number. */

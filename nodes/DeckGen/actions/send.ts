@@ -22,7 +22,7 @@ import {
 	type PurchaseResult,
 } from '../../shared/idempotency';
 import { withFormLabels, type FormLabels } from '../../shared/formLabels';
-import { livePriceOf, refusalFields, REPLAYED_UPLOAD_MESSAGE, type Outcome } from '../../shared/outcome';
+import { isConflictOf, livePriceOf, refusalFields, REPLAYED_UPLOAD_MESSAGE, type Outcome } from '../../shared/outcome';
 import { rememberPurchase, type PurchaseFacts } from '../../shared/purchaseFacts';
 import type { ServiceFailure } from '../../shared/problem';
 import type { RetrySettings } from '../../shared/retry';
@@ -129,7 +129,7 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 			? endpointHint(request.endpoint, item.service.endpointPaths[request.endpoint], outcome.failure.status, request.method ?? 'POST')
 			: undefined;
 
-	if (repricedFrom !== undefined && outcome.route === 'error' && isKeyReused(outcome.failure)) throw boughtAtAnotherPrice(item, outcome.failure, sent);
+	if (repricedFrom !== undefined && outcome.route === 'error' && isConflictOf(outcome.failure, 'idempotency_key_reused')) throw boughtAtAnotherPrice(item, outcome.failure, sent);
 	return emit(item, outcome, {
 		decorate: request.decorate,
 		requiredMember: request.requiredMember,
@@ -143,8 +143,6 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 		pathHint: pathHint && request.endpoint ? { text: pathHint, endpoint: request.endpoint, path: request.path } : undefined,
 	});
 }
-
-const isKeyReused = (failure: ServiceFailure) => /idempotency_key_reused/.test(`${failure.reason ?? ''} ${String((failure.body as { conflictKind?: unknown } | undefined)?.conflictKind ?? '')}`);
 
 /**
  * A price re-sent within Max Credits whose key the service holds with another body: an earlier run bought this

@@ -6,6 +6,7 @@
 import { NodeApiError, type IDataObject, type INode, type JsonObject } from 'n8n-workflow';
 
 import { actionLink } from '../links';
+import { isConflictOf } from '../outcome';
 import type { ServiceFailure } from '../problem';
 
 /** What to do about each failure, by code and reason: the part a person acts on. */
@@ -48,11 +49,11 @@ function remedy(failure: ServiceFailure): string | undefined {
 			return `This path does not accept that method${failure.allow ? ` (allowed: ${failure.allow})` : ''}.`;
 		}
 		case 'conflict':
-			if (failure.reason === 'terminal_state' || body.conflictKind === 'terminal_state')
+			if (isConflictOf(failure, 'terminal_state'))
 				return 'The deck is in a final state that refuses this action; a different action (or a new deck) is needed.';
-			if (failure.reason === 'idempotency_key_reused' || body.conflictKind === 'idempotency_key_reused')
+			if (isConflictOf(failure, 'idempotency_key_reused'))
 				return 'This Idempotency Key was already used with a different request body. Use the same body to get the original result, or a new key for a new purchase.';
-			if (failure.reason === 'already_in_progress' || body.conflictKind === 'already_in_progress')
+			if (isConflictOf(failure, 'already_in_progress'))
 				return 'The deck is still being worked on. Wait for it (Deck Generator Wait) and try again.';
 			return undefined;
 		case 'rate_limited':
