@@ -184,6 +184,12 @@ function reachable(wf: Workflow, names: string[], stop: (name: string) => boolea
 }
 
 const byName = (wf: Workflow, name: string) => wf.nodes.find((n) => n.name === name)!;
+/** A copy of an example with one change made, for the tests that show a check finds what it is for. */
+function edited(wf: Workflow, change: (copy: Workflow) => void): Workflow {
+	const copy = JSON.parse(JSON.stringify(wf)) as Workflow;
+	change(copy);
+	return copy;
+}
 const isDeckNode = (wf: Workflow) => (name: string) => String(byName(wf, name)?.type).startsWith('n8n-nodes-deckgen.');
 const isMessage = (n: Node) => n.type === 'n8n-nodes-base.slack' || n.type === 'n8n-nodes-base.emailSend';
 /** What a message node sends a person: a Slack text or file comment, an email's text. */
@@ -378,25 +384,20 @@ describe('example workflows', () => {
 	test('the agent-tool check itself finds a Create straight to the agent, a review that may re-send at a higher price or hides the slide count, and an MCP Create that confirms surcharges, may not buy or may buy much', () => {
 		const agent = examples.find(({ file }) => file === 'ai-agent-review.json')!.wf;
 		const mcp = examples.find(({ file }) => file === 'mcp-agent-tools.json')!.wf;
-		const edit = (wf: Workflow, change: (copy: Workflow) => void) => {
-			const copy = JSON.parse(JSON.stringify(wf)) as Workflow;
-			change(copy);
-			return agentToolProblems(copy);
-		};
-		const node = (wf: Workflow, name: string) => wf.nodes.find((n) => n.name === name)!;
+		const edit = (wf: Workflow, change: (copy: Workflow) => void) => agentToolProblems(edited(wf, change));
 		expect(edit(agent, (wf) => (wf.connections!['Create Deck'].ai_tool[0][0].node = 'AI Agent'))).toEqual(['Create Deck spends and reaches AI Agent with no review']);
-		expect(edit(agent, (wf) => (node(wf, 'Create Deck').parameters.maxCredits = 40))).toEqual(['Create Deck is reviewed but may re-send at up to Max Credits 40']);
+		expect(edit(agent, (wf) => (byName(wf, 'Create Deck').parameters.maxCredits = 40))).toEqual(['Create Deck is reviewed but may re-send at up to Max Credits 40']);
 		expect(
 			edit(agent, (wf) => {
-				const review = node(wf, 'Review purchase by email').parameters;
+				const review = byName(wf, 'Review purchase by email').parameters;
 				review.message = String(review.message).split('$tool.parameters.slideCount').join('$json.slideCount');
 			}),
 		).toEqual(["Review purchase by email's message does not show slideCount as the call carries it"]);
-		expect(edit(mcp, (wf) => (node(wf, 'Create Deck').parameters.confirmSlideSurcharge = "={{ $fromAI('confirmSlideSurcharge', '', 'boolean', false) }}"))).toEqual([
+		expect(edit(mcp, (wf) => (byName(wf, 'Create Deck').parameters.confirmSlideSurcharge = "={{ $fromAI('confirmSlideSurcharge', '', 'boolean', false) }}"))).toEqual([
 			'Create Deck: an MCP client could confirm a surcharge itself',
 		]);
-		expect(edit(mcp, (wf) => delete node(wf, 'Create Deck').parameters.buyWithoutReview)).toEqual(['Create Deck reaches an MCP client with Buy Without Review off: it would buy nothing']);
-		expect(edit(mcp, (wf) => (node(wf, 'Create Deck').parameters.creditLimitPerExecution = 500))).toEqual(['Create Deck may spend 500 credits a call without review: not a small limit']);
+		expect(edit(mcp, (wf) => delete byName(wf, 'Create Deck').parameters.buyWithoutReview)).toEqual(['Create Deck reaches an MCP client with Buy Without Review off: it would buy nothing']);
+		expect(edit(mcp, (wf) => (byName(wf, 'Create Deck').parameters.creditLimitPerExecution = 500))).toEqual(['Create Deck may spend 500 credits a call without review: not a small limit']);
 	});
 
 	test.each(checked.map(({ file, wf }) => [file, wf] as const))('%s: its Deck Generator nodes are at the version a new node gets', (_file, wf) => {
@@ -415,18 +416,13 @@ describe('example workflows', () => {
 	test('the loop and message checks themselves find a loop with no bound, a note left out, a link sent and a file not checked', () => {
 		const atScale = examples.find(({ file }) => file === 'at-scale.json')!.wf;
 		const webhook = examples.find(({ file }) => file === 'webhook-to-slack.json')!.wf;
-		const edit = (wf: Workflow, change: (copy: Workflow) => void) => {
-			const copy = JSON.parse(JSON.stringify(wf)) as Workflow;
-			change(copy);
-			return copy;
-		};
 		// Still Running straight back to the Wait: the loop of 0.2's example
-		const unbounded = edit(atScale, (wf) => (wf.connections!['Check Deck'].main[2] = [{ node: 'Wait 5 min', type: 'main' }]));
+		const unbounded = edited(atScale, (wf) => (wf.connections!['Check Deck'].main[2] = [{ node: 'Wait 5 min', type: 'main' }]));
 		expect(unboundedLoops(unbounded)).toEqual(['Check Deck: Still Running goes to Wait 5 min, not to one IF on pastMaxWait']);
-		expect(unboundedLoops(edit(atScale, (wf) => delete (byName(wf, 'Check Deck').parameters.options as Record<string, unknown>).maxWaitMinutes))).toEqual([
+		expect(unboundedLoops(edited(atScale, (wf) => delete (byName(wf, 'Check Deck').parameters.options as Record<string, unknown>).maxWaitMinutes))).toEqual([
 			'Check Deck: no Max Wait (Minutes) set in the workflow',
 		]);
-		const careless = edit(webhook, (wf) => {
+		const careless = edited(webhook, (wf) => {
 			byName(wf, 'Slack: still running').parameters.text = '=Deck {{ $json.taskId }} is still generating.';
 			byName(wf, 'Email: deck ready').parameters.text = '=Your deck is ready: {{ $json.deckUrl }}';
 			wf.connections!['Wait for Deck'].main[0] = [{ node: 'Email: deck ready', type: 'main' }];
