@@ -36,7 +36,7 @@ export const PACKAGE_CREDENTIAL_FILES = ['credentials/DeckGenApi.credentials'];
 /** The harness's own stand-ins and probes (see ./nodes). */
 const HARNESS_NODES_DIR = path.join(__dirname, 'nodes');
 /** Registered as n8n-nodes-base.<name>, so an exported workflow's trigger and NoOp run here. */
-const BASE_STAND_IN_FILES = ['ManualTrigger.node', 'NoOp.node'];
+const BASE_STAND_IN_FILES = ['ManualTrigger.node', 'NoOp.node', 'Webhook.node', 'If.node', 'Set.node'];
 /** Registered as CUSTOM.<name> only. */
 const HARNESS_PROBE_FILES = ['HarnessThrow.node', 'HarnessHttpProbe.node', 'HarnessSleep.node', 'HarnessFloorOracle.node'];
 
