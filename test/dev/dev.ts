@@ -29,7 +29,7 @@
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { prepareExample } from '../e2e/fixtures/examples';
+import { ensureWebhookAuth, prepareExample, WEBHOOK_AUTH_HEADERS } from '../e2e/fixtures/examples';
 import { bindJournalTable, ensureJournalTable, sweeperDeadlinePatch, type JournalTable } from '../e2e/fixtures/journal';
 import { startSink, type Sink, type SinkRecord } from '../e2e/fixtures/sink';
 import { startSmtp, type Mail, type Smtp } from '../e2e/fixtures/smtp';
@@ -243,7 +243,8 @@ const CHAT_TRIGGER = '@n8n/n8n-nodes-langchain.chatTrigger';
 
 /**
  * Points every credential reference of these types at the one dev created: Bearer Auth (an MCP Server
- * Trigger's), SMTP (an email review's; the Send Email nodes become HTTP Requests to the stand-in).
+ * Trigger's), SMTP (an email review's; the Send Email nodes become HTTP Requests to the stand-in), Header
+ * Auth (a Webhook's).
  */
 function bindCredentials(wf: WorkflowJson, made: Record<string, { id: string; name: string }>): WorkflowJson {
 	return {
@@ -290,6 +291,7 @@ async function importExamples(
 						credential: cred,
 						sinkUrl: sink.url,
 						sinkPrefix: path.basename(file, '.json'),
+						webhookAuth: made.httpHeaderAuth,
 						pollIntervalSeconds: args.pollSeconds,
 						patch: devPatch(wf, sink.url, args.waitCapSeconds),
 					});
@@ -334,7 +336,9 @@ export async function startDev(args: DevArgs, log: (line: string) => void = cons
 		// before it sent the purchase, for the sweeper example to deliver
 		const journal = await ensureJournalTable(n8n);
 		if ((await journal.rows()).length === 0) await journal.insert([sampleJournalRow()]);
-		const workflows = await importExamples(n8n, args, sink, credential, { httpBearerAuth: bearer, smtp: mail }, journal);
+		// the webhook examples' Header Auth (issue 49.7): the printed curl lines send its header
+		const webhookAuth = await ensureWebhookAuth(n8n);
+		const workflows = await importExamples(n8n, args, sink, credential, { httpBearerAuth: bearer, smtp: mail, httpHeaderAuth: webhookAuth }, journal);
 		const running = n8n;
 		return {
 			args,
@@ -366,9 +370,10 @@ function howToRun(n8n: N8nInstance, w: DevWorkflow, asShipped: boolean, mcpToken
 	if (w.active && w.formPaths.length) return w.formPaths.map((p) => `open ${n8n.baseUrl}/form/${p} in a browser and submit a brief`).join('\n          ');
 	if (w.active && w.webhookPaths.length) {
 		const brief = { title: 'Launch plan', coreMessage: 'Why the new plan wins', audience: 'Sales team', slideCount: 8, requesterEmail: 'you@example.com' };
+		const auth = Object.entries(WEBHOOK_AUTH_HEADERS).map(([name, value]) => ` -H '${name}: ${value}'`).join('');
 		return w.webhookPaths
 			// a delivery id of its own per webhook: two examples sent one id would be one purchase, replayed by the second
-			.map((p) => `curl -X POST ${n8n.baseUrl}/webhook/${p} -H 'content-type: application/json' -H 'x-delivery-id: ${p}-1' -d '${JSON.stringify(brief)}'`)
+			.map((p) => `curl -X POST ${n8n.baseUrl}/webhook/${p} -H 'content-type: application/json'${auth} -H 'x-delivery-id: ${p}-1' -d '${JSON.stringify(brief)}'`)
 			.join('\n          ');
 	}
 	return 'open it and click Execute workflow';

@@ -27,7 +27,7 @@ import { createRequire } from 'module';
 import { PROFILES, start, type Simulator } from '../simulator';
 import { ensureN8n, Flavor, e2eFlavors } from './n8n-install';
 import { closeHttpClients, ExecutionDetail, n8nFetch, N8nInstance, startN8n, WorkflowJson } from './n8n-instance';
-import { CREDENTIAL_TYPE, EXAMPLE_FILES, loadExample, PACKAGE, prepareExample, type ExampleFile } from './fixtures/examples';
+import { CREDENTIAL_TYPE, ensureWebhookAuth, EXAMPLE_FILES, loadExample, PACKAGE, prepareExample, WEBHOOK_AUTH_HEADERS, type ExampleFile } from './fixtures/examples';
 import { ensureBuilt, REPO } from './fixtures/build';
 import { startSink, type Sink } from './fixtures/sink';
 
@@ -55,6 +55,8 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 	let sink: Sink;
 	let n8n: N8nInstance;
 	let credential: { id: string; name: string };
+	/** the webhook examples' Header Auth credential (issue 49.7) */
+	let webhookAuth: { id: string; name: string };
 	let apiKey: string;
 	const workflows: string[] = [];
 	/** what the CLI printed (it prints whole executions) */
@@ -74,7 +76,7 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 	};
 
 	const importPrepared = async (file: ExampleFile, patch?: Record<string, Record<string, unknown>>) => {
-		const wf = prepareExample(loadExample(file), { credential, sinkUrl: sink.url, patch, nameSuffix: ' (e2e)', sinkPrefix: path.basename(file, '.json') });
+		const wf = prepareExample(loadExample(file), { credential, webhookAuth, sinkUrl: sink.url, patch, nameSuffix: ' (e2e)', sinkPrefix: path.basename(file, '.json') });
 		const id = await n8n.importWorkflow(wf);
 		workflows.push(id);
 		return id;
@@ -130,6 +132,7 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 		n8n = await startN8n({ flavor, packageDir: REPO, env: { N8N_LOG_LEVEL: 'debug' } });
 		r.startupSeconds = n8n.startupSeconds;
 		credential = await n8n.createCredential({ name: 'Deck Generator (simulator)', type: CREDENTIAL_TYPE, data: { apiKey, baseUrl: sim.url } });
+		webhookAuth = await ensureWebhookAuth(n8n);
 	});
 
 	afterAll(async () => {
@@ -373,7 +376,8 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 			const [done] = itemsOf(rd, 'Wait for Deck', 0);
 			expect(done).toMatchObject({ taskId: bought.taskId, state: 'succeeded' });
 			const [ready] = sink.of('sink', 'surcharge-approval/Slack: deck ready');
-			expect(ready.body).toMatchObject({ channel: '#deck-approvals', initialComment: `:white_check_mark: "Annual review 2025" is ready (task ${done.taskId}).` });
+			// Slack's file upload takes a channel ID (issue 52.4): the example's placeholder, which a person replaces from the list
+			expect(ready.body).toMatchObject({ channel: 'C0APPROVALS', initialComment: `:white_check_mark: "Annual review 2025" is ready (task ${done.taskId}).` });
 			await expectDeckAttached(ready.body, done);
 			expect(sink.of('sink', 'surcharge-approval/Slack: deck needs attention')).toHaveLength(0);
 			expect(sink.of('sink', 'surcharge-approval/Slack: surcharge declined')).toHaveLength(0);
@@ -381,7 +385,7 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 	);
 
 	it(
-		'webhook -> Slack: answers 202 at once, the deck is created and waited for; a redelivery buys nothing',
+		'webhook -> Slack: 403 without the Header Auth token; with it, 202 at once, the deck created, waited for and delivered; a redelivery buys nothing and delivers nothing again',
 		timed('webhook', async () => {
 			const id = await importPrepared('webhook-to-slack.json');
 			await n8n.activate(id);
@@ -394,43 +398,54 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 				requesterEmail: 'requester@example.com',
 			};
 			const deliveryId = `delivery-${flavor}-${Date.now()}`;
-			const first = await n8n.runWebhook({ path: 'deck-request', body: brief, headers: { 'x-delivery-id': deliveryId } });
+			// issue 49.7: the webhook spends, so it asks for its Header Auth token; without it nothing runs
+			const charges0 = sim.ledger.charges.length;
+			const stranger = await n8n.runWebhook({ path: 'deck-request', body: brief, headers: { 'x-delivery-id': `${deliveryId}-stranger` } });
+			expect(stranger.status).toBe(403);
+			const wrong = await n8n.runWebhook({ path: 'deck-request', body: brief, headers: { 'X-Webhook-Token': 'guessed', 'x-delivery-id': `${deliveryId}-stranger` } });
+			expect(wrong.status).toBe(403);
+
+			const first = await n8n.runWebhook({ path: 'deck-request', body: brief, headers: { ...WEBHOOK_AUTH_HEADERS, 'x-delivery-id': deliveryId } });
 			expect(first.status).toBe(202);
 			const [exec1] = await newExecutions(id, known, 1);
 			known.add(String(exec1.id));
 			expect({ status: exec1.status, mode: exec1.mode, error: exec1.data.resultData.error?.message }).toEqual({ status: 'success', mode: 'webhook', error: undefined });
 			const rd1 = exec1.data.resultData.runData;
 			const [created] = itemsOf(rd1, 'Create Deck');
-			expect(created).toMatchObject({ outcome: 'success', taskId: expect.stringMatching(/^tsk_/), idempotencyKey: deliveryId, charge: 'charged', replayed: false });
+			expect(created).toMatchObject({ outcome: 'success', taskId: expect.stringMatching(/^tsk_/), charge: 'charged', replayed: false });
 			const [done] = itemsOf(rd1, 'Wait for Deck', 0);
 			expect(done).toMatchObject({ taskId: created.taskId, state: 'succeeded', outcome: 'completed' });
-			// Slack gets the file, not a link that asks for the API key
+			// Slack gets the file, not a link that asks for the API key, in the channel picked from the list (an ID, issue 52.4)
 			const ready = sink.of('sink', 'webhook-to-slack/Slack: deck ready');
 			expect(ready).toHaveLength(1);
-			expect(ready[0].body).toMatchObject({ channel: '#decks', initialComment: `:white_check_mark: Your deck "${brief.title}" is ready (task ${created.taskId}).` });
+			expect(ready[0].body).toMatchObject({ channel: 'C0DECKS0000', initialComment: `:white_check_mark: Your deck "${brief.title}" is ready (task ${created.taskId}).` });
 			await expectDeckAttached(ready[0].body, done);
 			// the requester's email carries the deck itself, as the Wait node downloaded it
 			const [mailed] = sink.of('sink', 'webhook-to-slack/Email: deck ready');
 			expect(mailed.body).toMatchObject({ to: brief.requesterEmail, subject: `Your deck "${brief.title}" is ready` });
 			await expectDeckAttached(mailed.body, done);
 
-			// the same delivery again (the sender did not see our 202): same key, the service replays
-			const second = await n8n.runWebhook({ path: 'deck-request', body: brief, headers: { 'x-delivery-id': deliveryId } });
+			// the same delivery again (the sender did not see our 202): the service replays, and nothing is posted or mailed again (issue 52.5)
+			const second = await n8n.runWebhook({ path: 'deck-request', body: brief, headers: { ...WEBHOOK_AUTH_HEADERS, 'x-delivery-id': deliveryId } });
 			expect(second.status).toBe(202);
 			const [exec2] = await newExecutions(id, known, 1);
 			known.add(String(exec2.id));
 			expect(exec2.status).toBe('success');
 			const [again] = itemsOf(exec2.data.resultData.runData, 'Create Deck');
-			expect(again).toMatchObject({ outcome: 'success', taskId: created.taskId, replayed: true, idempotencyKey: deliveryId });
-			expect(itemsOf(exec2.data.resultData.runData, 'Wait for Deck', 0)[0]).toMatchObject({ taskId: created.taskId, state: 'succeeded' });
-			expect(sim.ledger.chargesFor(deliveryId)).toHaveLength(1);
+			expect(again).toMatchObject({ outcome: 'success', taskId: created.taskId, charge: 'replayed', replayed: true, idempotencyKey: created.idempotencyKey });
+			expect(itemsOf(exec2.data.resultData.runData, 'Wait for Deck', 0)).toEqual([]);
+			expect(sink.of('sink', 'webhook-to-slack/Slack: deck ready')).toHaveLength(1);
+			expect(sink.of('sink', 'webhook-to-slack/Email: deck ready')).toHaveLength(1);
+			const [notice] = sink.of('sink', 'webhook-to-slack/Slack: request delivered again');
+			expect(notice.body).toMatchObject({ channel: '#decks', text: expect.stringContaining(`task ${created.taskId}, nothing charged`) });
 			expect(sim.ledger.charges.filter((c) => c.taskId === created.taskId)).toHaveLength(1);
 
 			// the delivery id may come in the body instead of the header
 			const bodyDelivery = `${deliveryId}-body`;
-			await n8n.runWebhook({ path: 'deck-request', body: { ...brief, deliveryId: bodyDelivery } });
-			await n8n.runWebhook({ path: 'deck-request', body: { ...brief, deliveryId: bodyDelivery } });
+			await n8n.runWebhook({ path: 'deck-request', body: { ...brief, deliveryId: bodyDelivery }, headers: WEBHOOK_AUTH_HEADERS });
+			await n8n.runWebhook({ path: 'deck-request', body: { ...brief, deliveryId: bodyDelivery }, headers: WEBHOOK_AUTH_HEADERS });
 			const both = await newExecutions(id, known, 2);
+			for (const e of both) known.add(String(e.id));
 			const outcomes = both.map((e) => ({
 				status: e.status,
 				error: e.data.resultData.error?.message,
@@ -441,9 +456,40 @@ describe.each(flavors)('n8n-nodes-deckgen in real n8n %s', (flavor) => {
 			expect(taskId).toMatch(/^tsk_/);
 			expect(taskId).not.toBe(created.taskId);
 			expect(outcomes).toEqual([0, 1].map(() => ({ status: 'success', error: undefined, created: [{ taskId, outcome: 'success' }], other: [] })));
-			expect(sim.ledger.chargesFor(bodyDelivery)).toHaveLength(1);
+			expect(sim.ledger.charges.filter((c) => c.taskId === taskId)).toHaveLength(1);
+			// the two strangers' requests bought nothing: two decks, two charges
+			expect(sim.ledger.charges.length - charges0).toBe(2);
 			await n8n.deactivate(id);
 			r.webhookExecutions = 4;
+		}),
+	);
+
+	it(
+		'webhook -> Slack, issue 49.6: the same request delivered twice with other per-delivery headers (timestamp, trace id, signature) and no delivery id: one charge, the second says it is a replay',
+		timed('webhookRedelivery', async () => {
+			const id = await importPrepared('webhook-to-slack.json');
+			await n8n.activate(id);
+			const known = new Set<string>((await n8n.listExecutions({ workflowId: id })).map((e) => String(e.id)));
+			const brief = { title: `Board update (${flavor}, ${Date.now()})`, coreMessage: 'The quarter in one page', audience: 'Board', slideCount: 6, requesterEmail: 'board@example.com' };
+			const perDelivery = (attempt: number) => ({
+				...WEBHOOK_AUTH_HEADERS,
+				'x-request-start': String(Date.now() + attempt),
+				traceparent: `00-${String(attempt).padStart(32, '0')}-00f067aa0ba902b7-01`,
+				'x-signature': `sha256=${String(attempt).repeat(64).slice(0, 64)}`,
+			});
+			const charges0 = sim.ledger.charges.length;
+			expect((await n8n.runWebhook({ path: 'deck-request', body: brief, headers: perDelivery(1) })).status).toBe(202);
+			const [exec1] = await newExecutions(id, known, 1);
+			known.add(String(exec1.id));
+			expect((await n8n.runWebhook({ path: 'deck-request', body: brief, headers: perDelivery(2) })).status).toBe(202);
+			const [exec2] = await newExecutions(id, known, 1);
+			const [bought] = itemsOf(exec1.data.resultData.runData, 'Create Deck');
+			const [replay] = itemsOf(exec2.data.resultData.runData, 'Create Deck');
+			expect(bought).toMatchObject({ outcome: 'success', charge: 'charged', replayed: false });
+			expect(replay).toMatchObject({ outcome: 'success', taskId: bought.taskId, charge: 'replayed', replayed: true, message: expect.stringMatching(/replay/i) });
+			expect(sim.ledger.charges.length - charges0).toBe(1);
+			expect(itemsOf(exec2.data.resultData.runData, 'Bought by an earlier delivery?', 0)).toHaveLength(1);
+			await n8n.deactivate(id);
 		}),
 	);
 

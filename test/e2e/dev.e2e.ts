@@ -15,7 +15,7 @@ import * as path from 'path';
 import { DEFAULT_ARGS, devPatch, startDev, type DevSession, type DevWorkflow } from '../dev/dev';
 import { ensureBuilt } from './fixtures/build';
 import { submitDeckForm } from './fixtures/at-scale';
-import { EXAMPLES_DIR, loadExample, prepareExample, RECOVERY_EXAMPLE, SCALE_EXAMPLE } from './fixtures/examples';
+import { ensureWebhookAuth, EXAMPLES_DIR, loadExample, prepareExample, RECOVERY_EXAMPLE, SCALE_EXAMPLE, WEBHOOK_AUTH_HEADERS } from './fixtures/examples';
 import type { SinkRecord } from './fixtures/sink';
 import { Flavor, e2eFlavors } from './n8n-install';
 import { closeHttpClients, ExecutionDetail, freePort } from './n8n-instance';
@@ -138,7 +138,7 @@ describe.each(flavors)('npm run dev (n8n %s): every example runs with the stand-
 		} else if (w.webhookPaths.length) {
 			const answer = await dev.n8n.runWebhook({
 				path: w.webhookPaths[0],
-				headers: { 'x-delivery-id': `dev-e2e-${flavor}-${file}` },
+				headers: { ...WEBHOOK_AUTH_HEADERS, 'x-delivery-id': `dev-e2e-${flavor}-${file}` },
 				body: { title: `Launch plan (${file})`, coreMessage: 'Why the new plan wins', audience: 'Sales team', slideCount: 8, requesterEmail: 'you@example.com' },
 			});
 			expect(answer.status).toBeLessThan(300);
@@ -182,6 +182,7 @@ describe.each(flavors)('npm run dev (n8n %s): every example runs with the stand-
 		const webhook = example.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
 		const wf = prepareExample(example, {
 			credential: dev.credential,
+			webhookAuth: await ensureWebhookAuth(dev.n8n),
 			sinkUrl: dev.sink.url,
 			sinkPrefix: prefix,
 			nameSuffix: ' (loop bound e2e)',
@@ -207,7 +208,7 @@ describe.each(flavors)('npm run dev (n8n %s): every example runs with the stand-
 		try {
 			if (webhook) {
 				await dev.n8n.activate(id);
-				const answer = await dev.n8n.runWebhook({ path: prefix, headers: { 'x-delivery-id': `${prefix}-${flavor}` }, body: { title: 'A deck that never finishes', coreMessage: 'Held by the simulator', audience: 'The loop' } });
+				const answer = await dev.n8n.runWebhook({ path: prefix, headers: { ...WEBHOOK_AUTH_HEADERS, 'x-delivery-id': `${prefix}-${flavor}` }, body: { title: 'A deck that never finishes', coreMessage: 'Held by the simulator', audience: 'The loop' } });
 				expect(answer.status).toBeLessThan(300);
 				[execution] = await webhookExecutions({ id } as DevWorkflow, 1);
 			} else {

@@ -18,6 +18,8 @@ import { NodeHelpers, type INodeParameters, type INodeProperties, type INodeType
 import { DeckGen } from '../../nodes/DeckGen/DeckGen.node';
 import { operations } from '../../nodes/DeckGen/actions/router';
 import { DeckGenWait } from '../../nodes/DeckGenWait/DeckGenWait.node';
+// a copy of an example with one change made, for the tests that show a check finds what it is for
+import { edited } from '../workflows/run-example';
 
 const ROOT = join(__dirname, '../..');
 const EXAMPLES = join(ROOT, 'test/workflows/examples');
@@ -184,12 +186,6 @@ function reachable(wf: Workflow, names: string[], stop: (name: string) => boolea
 }
 
 const byName = (wf: Workflow, name: string) => wf.nodes.find((n) => n.name === name)!;
-/** A copy of an example with one change made, for the tests that show a check finds what it is for. */
-function edited(wf: Workflow, change: (copy: Workflow) => void): Workflow {
-	const copy = JSON.parse(JSON.stringify(wf)) as Workflow;
-	change(copy);
-	return copy;
-}
 const isDeckNode = (wf: Workflow) => (name: string) => String(byName(wf, name)?.type).startsWith('n8n-nodes-deckgen.');
 const isMessage = (n: Node) => n.type === 'n8n-nodes-base.slack' || n.type === 'n8n-nodes-base.emailSend';
 /** What a message node sends a person: a Slack text or file comment, an email's text. */
@@ -266,6 +262,41 @@ function messageProblems(wf: Workflow): string[] {
 		for (const message of messagesFrom(targetsOf(wf, check, 1))) {
 			if (!/downloadError/.test(messageText(message)) || /is ready/.test(messageText(message))) problems.push(`${message.name}: a deck without its file, not said why`);
 		}
+	}
+	return problems;
+}
+
+/** The Deck Generator nodes that spend (Create, Revise, …, a POST Custom Request, Recover Purchase), by the router's own table. */
+const spends = (n: Node) =>
+	n.type === 'n8n-nodes-deckgen.deckGen' && Boolean((operations as Record<string, Record<string, { spends: boolean }>>)[String(n.parameters.resource)]?.[String(n.parameters.operation)]?.spends);
+
+/**
+ * What lets a stranger spend through an example, or a delivery be made twice (issues 49.7, 52.4, 52.5): a
+ * Webhook that reaches a spending node without n8n's Header Auth (credential type httpHeaderAuth) or a
+ * note that says so; a Slack file upload whose channel is not a channel ID (Slack's files.completeUploadExternal
+ * takes `channel_id`; n8n's Slack node 2.2+ offers the channel list, whose values are IDs); a webhook
+ * example that posts a deck after a replayed purchase without an IF on `$json.replayed` in front of it, unless
+ * its note says a redelivery posts the deck again.
+ */
+function deliveryProblems(wf: Workflow): string[] {
+	const problems: string[] = [];
+	const content = notesOf(wf).map((n) => String(n.parameters.content)).join('\n');
+	for (const webhook of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.webhook')) {
+		const reached = [...reachable(wf, [webhook.name])].map((name) => byName(wf, name));
+		if (!reached.some(spends)) continue;
+		const credentials = (webhook as Node & { credentials?: Record<string, unknown> }).credentials ?? {};
+		if (webhook.parameters.authentication !== 'headerAuth' || !credentials.httpHeaderAuth) problems.push(`${webhook.name}: spends without Header Auth`);
+		if (!/\*\*Header Auth\*\*/.test(content)) problems.push(`${webhook.name}: the note does not say the webhook needs Header Auth`);
+		const guards = reached.filter((n) => ifReads(n, '$json.replayed'));
+		const postedAfterAReplay = [...reachable(wf, [webhook.name], (name) => guards.some((g) => g.name === name))]
+			.map((name) => byName(wf, name))
+			.some(postsTheFile);
+		const guarded = guards.every((g) => ![...reachable(wf, targetsOf(wf, g.name, 0))].map((name) => byName(wf, name)).some(postsTheFile));
+		if ((postedAfterAReplay || !guarded) && !/posts? the deck again/.test(content)) problems.push(`${webhook.name}: a redelivery posts the deck again, and the note does not say so`);
+	}
+	for (const upload of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.slack' && n.parameters.resource === 'file')) {
+		const channel = String((upload.parameters.options as Record<string, unknown> | undefined)?.channelId ?? '');
+		if (!/^[CGD][A-Z0-9]{8,}$/.test(channel) && !channel.startsWith('=')) problems.push(`${upload.name}: uploads to "${channel}", not a channel ID`);
 	}
 	return problems;
 }
@@ -366,9 +397,13 @@ describe('example workflows', () => {
 			}
 			// the price, where the workflow sets it: what Expected Credits is and how to learn the live one
 			// (an AI agent's Create takes it from the model, and the reviewer sees it)
-			if (nodes.some((n) => n.type.startsWith('n8n-nodes-deckgen.') && n.parameters.operation === 'create' && !String(n.parameters.expectedCredits).includes('$fromAI'))) {
+			const creates = nodes.filter((n) => n.type.startsWith('n8n-nodes-deckgen.') && n.parameters.operation === 'create' && !String(n.parameters.expectedCredits).includes('$fromAI'));
+			if (creates.length) {
 				expect(content).toMatch(/\*\*Expected Credits\*\*/);
-				expect(content).toMatch(/To learn the price, set it to 0 and run once/);
+				// with a Max Credits above 0, Expected Credits 0 alone is re-sent at the live price and bought: the note says to
+				// clear both (issue 49.5; test/workflows/instructions/instructions.test.ts runs each such sentence)
+				if (creates.some((n) => Number(n.parameters.maxCredits ?? 0) > 0)) expect(content).toMatch(/To learn the price without buying, set Expected Credits to 0 and Max Credits to 0/);
+				else expect(content).toMatch(/To learn the price, set it to 0 and run once/);
 			}
 			// a trigger that listens on its own only does so in a published workflow
 			if (uses('n8n-nodes-base.webhook') || uses('n8n-nodes-base.scheduleTrigger')) expect(content).toMatch(/\*\*Publish\*\* the workflow \(n8n 2\.x; \*Active\* on 1\.x\)/);
@@ -431,6 +466,21 @@ describe('example workflows', () => {
 			'Email: deck ready: sends deckUrl, a link that may ask for the key',
 			"Slack: still running: after Wait for Deck's Still Running, without statusNote",
 			'Wait for Deck: Completed reaches a message without Download File and an IF on the attached file',
+		]);
+	});
+
+	test.each(checked.map(({ file, wf }) => [file, wf] as const))('%s: a webhook that spends needs Header Auth, a file goes to a channel ID, a redelivery is not posted twice unless said', (_file, wf) => {
+		expect(deliveryProblems(wf)).toEqual([]);
+	});
+
+	test('the delivery check itself finds a webhook without Header Auth, an upload to a channel name and a replay posted again', () => {
+		const webhook = examples.find(({ file }) => file === 'webhook-to-slack.json')!.wf;
+		expect(deliveryProblems(edited(webhook, (wf) => delete byName(wf, 'Deck request').parameters.authentication))).toEqual(['Deck request: spends without Header Auth']);
+		expect(deliveryProblems(edited(webhook, (wf) => ((byName(wf, 'Slack: deck ready').parameters.options as Record<string, unknown>).channelId = '#decks')))).toEqual([
+			'Slack: deck ready: uploads to "#decks", not a channel ID',
+		]);
+		expect(deliveryProblems(edited(webhook, (wf) => (wf.connections!['Create Deck'].main[0] = [{ node: 'Wait for Deck', type: 'main' }])))).toEqual([
+			'Deck request: a redelivery posts the deck again, and the note does not say so',
 		]);
 	});
 

@@ -29,7 +29,8 @@ export const expectedCreditsField: INodeProperties = {
 	required: true,
 	description:
 		'The price you agreed to, in credits. The service refuses (and charges nothing) when the live price differs; see Max Credits.',
-	hint: 'Price unknown? Send 0: the refusal on Client Action (price_drift) carries the live price, and nothing is charged.',
+	// true for every Max Credits (issue 49.5): above 0, the refusal at 0 is re-sent at the live price and bought
+	hint: 'Price unknown? Send 0 with Max Credits 0: the refusal on Client Action (price_drift) carries the live price, and nothing is charged. With Max Credits above 0, the node buys at the live price if it is within Max Credits.',
 };
 
 const maxCredits: INodeProperties = {
