@@ -33,8 +33,10 @@ type Entry = { source: string; fragment: string } & (
 
 let sim: Simulator;
 beforeAll(async () => {
-	// a 10-35 minute deck takes 10-35 ms: Wait Until Done and Check Once loops end at once
-	sim = await start({ seed: 495, clock: { speed: 60_000 }, limits: { maxConcurrentDecks: 1000, retryAfterMs: 5 } });
+	// a 10-35 minute deck takes 10-35 ms: Wait Until Done and Check Once loops end at once. The reference reading
+	// of the contract in every jest project: what a sentence charges is asserted against one service (the
+	// alternate reading requires slide_count, which the at-scale and journal examples' briefs leave out)
+	sim = await start({ profile: 'reference', seed: 495, clock: { speed: 60_000 }, limits: { maxConcurrentDecks: 1000, retryAfterMs: 5 } });
 });
 afterAll(async () => await sim.close());
 
@@ -152,7 +154,7 @@ async function atScaleCalled(sentence: Sentence): Promise<void> {
 async function theHintHolds(): Promise<void> {
 	const workflow = (maxCredits: number) =>
 		({
-			nodes: [node('Start', 'n8n-nodes-base.manualTrigger'), node('Create', 'n8n-nodes-deckgen.deckGen', { resource: 'deck', operation: 'create', title: 'Price check', slideCount: 10, expectedCredits: 0, maxCredits, options: {} }) as INode],
+			nodes: [node('Start', 'n8n-nodes-base.manualTrigger'), node('Create', 'n8n-nodes-deckgen.deckGen', { resource: 'deck', operation: 'create', title: 'Price check', coreMessage: 'What it costs', audience: 'Finance', slideCount: 10, expectedCredits: 0, maxCredits, options: {} }) as INode],
 			connections: connections([['Start', 'Create']]),
 		}) as WorkflowJson;
 	for (const [maxCredits, bought] of [[0, 0], [5, 0], [10, 1], [20, 1]] as const) {
