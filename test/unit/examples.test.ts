@@ -273,8 +273,10 @@ const spends = (n: Node) =>
 /**
  * What lets a stranger spend through an example, or a delivery be made twice (issues 49.7, 52.4, 52.5): a
  * Webhook that reaches a spending node without n8n's Header Auth (credential type httpHeaderAuth) or a
- * note that says so; a Slack file upload whose channel is not a channel ID (Slack's files.completeUploadExternal
- * takes `channel_id`; n8n's Slack node 2.2+ offers the channel list, whose values are IDs); a webhook
+ * note that says so; a Slack file upload whose channel is not a channel ID (n8n's Slack node 2.2+ sends it as
+ * files.completeUploadExternal's `channel_id`, "Channel ID where the file will be shared",
+ * docs.slack.dev/reference/methods/files.completeUploadExternal; its editor offers the channel list, whose
+ * values are IDs); a webhook
  * example that posts a deck after a replayed purchase without an IF on `$json.replayed` in front of it, unless
  * its note says a redelivery posts the deck again.
  */
