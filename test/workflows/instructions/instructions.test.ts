@@ -262,7 +262,7 @@ const ENTRIES: Entry[] = [
 	...['npm run dev    #', '**`npm run dev`** starts a real n8n', 'In `npm run dev` the same path needs no account', '`npm run dev` imports them all runnable', '`deck-request` is called as in'].map(
 		(fragment): Entry => ({ source: 'README.md', fragment, coveredBy: 'test/e2e/dev.e2e.ts', test: 'runs to its end and delivers to the stand-in' }),
 	),
-	{ source: 'README.md', fragment: 'npm test', coveredBy: 'jest.config.js', test: 'projects' },
+
 	...[
 		['README.md', 'paste the lines n8n logged before each purchase'],
 		['recover-purchase.json', 'Paste them, one per line, into *Paste logged lines*'],
@@ -308,6 +308,7 @@ const ENTRIES: Entry[] = [
 	),
 	// --- sentences the pattern finds that start nothing that could spend
 	{ source: 'README.md', fragment: 'send a brief from a webhook, a form or a schedule', runsNothingThatSpends: "what the package is for: the product's first line" },
+	{ source: 'README.md', fragment: 'npm test', runsNothingThatSpends: "this package's tests, against the simulator on loopback" },
 	{ source: 'README.md', fragment: '(*Execute Once*: one deck from all uploaded files)', runsNothingThatSpends: 'the name of a node setting, not a step' },
 	{ source: 'at-scale-journal.json', fragment: 'Run n8n in queue mode', runsNothingThatSpends: 'how to set up n8n; runs no workflow' },
 	{ source: 'ai-agent-review.json', fragment: 'click **+** (*Add human review step*)', runsNothingThatSpends: 'an editor step that adds a node; runs nothing' },
