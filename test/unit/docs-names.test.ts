@@ -10,7 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { NodeHelpers, Workflow, type INode, type INodeProperties, type INodePropertyOptions, type INodeTypeDescription } from 'n8n-workflow';
@@ -22,6 +22,8 @@ import { itemFor, loopBound } from '../../nodes/DeckGenWait/actions/items';
 import type { WaitOptions } from '../../nodes/DeckGenWait/actions/node.type';
 import type { DeckReport, DeckSpec } from '../../nodes/shared/poller';
 import { clockLine, SPEED } from '../demo/demo';
+import { DEFAULT_ARGS } from '../dev/dev';
+import { cacheRoot, FLAVORS } from '../e2e/n8n-install';
 import { ensureEnvironment } from '../harness/environment';
 import { buildRegistry } from '../harness/registry';
 
@@ -311,6 +313,8 @@ describe('the docs name what the panels show', () => {
 describe('the docs claim what the package does', () => {
 	const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 	const readme = read('README.md');
+	/** README's text with its line breaks as spaces: a claim holds wherever a line wraps it. */
+	const prose = readme.replace(/\s*\n\s*/g, ' ');
 	const pkg = JSON.parse(read('package.json')) as { engines: { node: string }; license: string; author: { name: string }; bugs: { url: string }; version: string; name: string };
 	const EXAMPLES = join(ROOT, 'test/workflows/examples');
 	const exampleFiles = readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
@@ -392,10 +396,10 @@ describe('the docs claim what the package does', () => {
 	});
 
 	test.each([
-		['README.md', /Every example but (.*?) saves its\s+execution progress/],
+		['README.md', /Every example but (.*?) saves its execution progress/],
 		['docs/nodes.md', /every example but (.*?) sets it/],
 	])('%s names exactly the examples that do not save their execution progress', (file, claim) => {
-		const written = [...claim.exec(read(file))![1].matchAll(/`([\w-]+\.json)`/g)].map((m) => m[1]).sort();
+		const written = [...claim.exec(read(file).replace(/\s*\n\s*/g, ' '))![1].matchAll(/`([\w-]+\.json)`/g)].map((m) => m[1]).sort();
 		const notSaving = exampleFiles.filter((f) => example(f).settings?.saveExecutionProgress !== true).sort();
 		expect(notSaving.length).toBeGreaterThan(0);
 		expect(written).toEqual(notSaving);
@@ -432,17 +436,30 @@ describe('the docs claim what the package does', () => {
 	});
 
 	test('README quotes the clock line the demo prints', () => {
-		expect(readme).toContain(`(it prints "${clockLine(SPEED)}")`);
+		expect(prose).toContain(`(it prints "${clockLine(SPEED)}")`);
 		expect(clockLine(SPEED)).toBe('clock ×120: a 10-35 minute deck takes 5-18 s');
+	});
+
+	test('README says where `npm run dev` installs which n8n, on which port', () => {
+		const saved = process.env.DECKGEN_N8N_CACHE;
+		delete process.env.DECKGEN_N8N_CACHE;
+		try {
+			expect(cacheRoot()).toBe(join(homedir(), '.cache', 'n8n-nodes-deckgen'));
+		} finally {
+			if (saved !== undefined) process.env.DECKGEN_N8N_CACHE = saved;
+		}
+		expect(prose).toContain(`first run installs n8n ${FLAVORS[DEFAULT_ARGS.flavor].n8n} into \`~/.cache/n8n-nodes-deckgen\``);
+		expect(prose).toContain('`DECKGEN_N8N_CACHE` moves it');
+		expect(prose).toContain(`starts a real n8n (\`http://127.0.0.1:${DEFAULT_ARGS.port}\``);
 	});
 
 	test('README states the Node.js the package declares (package.json engines)', () => {
 		const engines = /^>=(\d+\.\d+)$/.exec(pkg.engines.node)![1];
-		expect(readme).toContain(`The package runs on Node.js ${engines} or later (its \`engines\`)`);
+		expect(prose).toContain(`The package runs on Node.js ${engines} or later (its \`engines\`)`);
 	});
 
 	test('README states the size `npm pack` prints for the package as built now', async () => {
-		const claim = /`npm pack` prints about ([\d.]+) kB packed, ([\d.]+) MB unpacked/.exec(readme);
+		const claim = /`npm pack` prints about ([\d.]+) kB packed, ([\d.]+) MB unpacked/.exec(prose);
 		expect(claim).not.toBeNull();
 		const packed = await packedSize();
 		// "about": README.md itself is in the package, so the sizes move with it; the claim holds within 3 % and 5 %
