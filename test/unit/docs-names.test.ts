@@ -18,7 +18,8 @@ import { NodeHelpers, Workflow, type INode, type INodeProperties, type INodeProp
 import { DeckGenApi } from '../../credentials/DeckGenApi.credentials';
 import { DeckGen } from '../../nodes/DeckGen/DeckGen.node';
 import { DeckGenWait } from '../../nodes/DeckGenWait/DeckGenWait.node';
-import { itemFor, loopBound } from '../../nodes/DeckGenWait/actions/items';
+import { itemFor, loopBound, type LoopBound } from '../../nodes/DeckGenWait/actions/items';
+import { judgeStatus } from '../../nodes/shared/status/judge';
 import type { WaitOptions } from '../../nodes/DeckGenWait/actions/node.type';
 import type { DeckReport, DeckSpec } from '../../nodes/shared/poller';
 import { clockLine, SPEED } from '../demo/demo';
@@ -358,6 +359,8 @@ describe('the docs claim what the package does', () => {
 		}
 		const all = new Set(operations.map((o) => o.label));
 		byOption.set('(every operation)', all);
+		// each operation's resource and value, under "@<label>"
+		for (const o of operations) byOption.set(`@${o.label}`, new Set([`${String(o.resource)}/${String(o.operation)}`]));
 		return byOption;
 	}
 
@@ -380,19 +383,66 @@ describe('the docs claim what the package does', () => {
 		expect(actual.get('Concurrency')).toEqual(actual.get('(every operation)'));
 	});
 
+	/** A Wait node item for a deck of `outcome` whose record is `record`, as the node builds it (after a plain read, or past a Check Once bound). */
+	function waitItem(outcome: DeckReport['outcome'], record: Record<string, unknown>, bound?: LoopBound) {
+		const judgement = judgeStatus(record);
+		const report: DeckReport = { taskId: 'deck-1', outcome, state: judgement.state, judgement, status: String(record.status), polls: 1, requests: 1, elapsedMs: 60_000 };
+		return itemFor({ json: { taskId: 'deck-1' } }, 0, report, record, bound).json;
+	}
+
+	/** The fields a README Wait output row says its items always carry (`Carries …` or `(…)`), and the row. */
+	function waitRow(output: string): { row: string; always: string[] } {
+		const [, row] = tableRows(readme, '| Output | Items |').find(([name]) => name === `*${output}*`)!;
+		const said = (/Carries ([^;.]*)/.exec(row) ?? /\(([^)]*)\)/.exec(row))![1];
+		// "… and `x` when …" is a field only sometimes there
+		const unconditional = said.replace(/,? (?:and )?`\w+` when .*$/, '');
+		return { row, always: [...unconditional.matchAll(/`(\w+)`/g)].map((m) => m[1]) };
+	}
+
 	test('the fields README says a Still Running item carries are on a plain still-running item; statusNote only when there is something to say', () => {
-		const [, carries] = tableRows(readme, '| Output | Items |').find(([output]) => output === '*Still Running*')!;
-		const always = /Carries ([^;.]*)/.exec(carries)![1];
-		const said = [...always.matchAll(/`(\w+)`/g)].map((m) => m[1]);
-		expect(said).toEqual(expect.arrayContaining(['taskId', 'status', 'state', 'elapsedSeconds']));
-		const report: DeckReport = { taskId: 'deck-1', outcome: 'still_running', state: 'running', status: 'running', polls: 1, requests: 1, elapsedMs: 60_000 };
-		const plain = itemFor({ json: { taskId: 'deck-1' } }, 0, report, { status: 'running' }).json;
-		for (const field of said) expect({ field, carried: field in plain }).toEqual({ field, carried: true });
+		const { row, always } = waitRow('Still Running');
+		expect(always).toEqual(expect.arrayContaining(['taskId', 'status', 'state', 'elapsedSeconds']));
+		const plain = waitItem('still_running', { status: 'running' });
+		for (const field of always) expect({ field, carried: field in plain }).toEqual({ field, carried: true });
 		expect(plain).not.toHaveProperty('statusNote');
 		// past Max Wait (a Check Once loop's bound), the note is there, as the row says
-		expect(carries).toMatch(/`statusNote` only when .*past \*Max Wait \(Minutes\)\*/);
+		expect(row).toMatch(/`statusNote` only when .*past \*Max Wait \(Minutes\)\*/);
 		const bound = loopBound({ taskId: 'deck-1', waitingSince: '2026-01-01T00:00:00.000Z' }, { taskId: 'deck-1' } as DeckSpec, { maxWaitMinutes: 60 } as WaitOptions, Date.parse('2026-01-01T02:00:00.000Z'));
-		expect(itemFor({ json: { taskId: 'deck-1' } }, 0, report, { status: 'running' }, bound).json).toMatchObject({ pastMaxWait: true, statusNote: expect.stringContaining('past Max Wait') });
+		expect(waitItem('still_running', { status: 'running' }, bound)).toMatchObject({ pastMaxWait: true, statusNote: expect.stringContaining('past Max Wait') });
+	});
+
+	test('the fields README says a Failed item carries are on a failed deck’s item; failureReason only when its record gives one', () => {
+		const { row, always } = waitRow('Failed');
+		expect(always).toEqual(['error']);
+		const plain = waitItem('failed', { status: 'failed' });
+		for (const field of always) expect({ field, carried: field in plain }).toEqual({ field, carried: true });
+		expect(plain).not.toHaveProperty('failureReason');
+		expect(row).toMatch(/`failureReason` when its record gives one/);
+		expect(waitItem('failed', { status: 'failed', failure_reason: 'The brief was empty' })).toMatchObject({ failureReason: 'The brief was empty' });
+	});
+
+	test('README names, for each operation, the outputs the node draws for it', () => {
+		const description = new DeckGen().description;
+		const latest = Math.max(...(Array.isArray(description.version) ? description.version : [description.version]));
+		const outputsOfOperation = (resource: string, operation: string) => {
+			const node: INode = { id: 'claims', name: 'node', type: `n8n-nodes-deckgen.${description.name}`, typeVersion: latest, position: [0, 0], parameters: { resource, operation } };
+			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: buildRegistry().nodeTypes });
+			return NodeHelpers.getNodeOutputs(workflow, node, description).map((o) => (typeof o === 'object' ? o.displayName : o));
+		};
+		const list = '((?:[\\w ]+, )*[\\w ]+ and [\\w ]+)';
+		const claim = new RegExp(`### Outputs ${list} have \\*Success\\* only; ${list}, where a 402 can come back, have \\*Success\\*, \\*Checkout\\* and \\*Client Action\\*`).exec(prose)!;
+		const ids = new Map([...operationsOfOptions().entries()].filter(([k]) => k.startsWith('@')).map(([k, v]) => [k.slice(1), [...v][0]]));
+		const named = (list: string) => list.split(/, | and /).map((label) => label.trim());
+		const wrong: string[] = [];
+		for (const [expected, list] of [[['Success'], claim[1]], [['Success', 'Checkout', 'Client Action'], claim[2]]] as const) {
+			for (const label of named(list)) {
+				const [resource, operation] = (ids.get(label) ?? '?/?').split('/');
+				const drawn = outputsOfOperation(resource, operation);
+				if (JSON.stringify(drawn) !== JSON.stringify(expected)) wrong.push(`${label}: README says ${expected.join(', ')}; the node draws ${drawn.join(', ')}`);
+			}
+		}
+		expect(named(claim[1]).length + named(claim[2]).length).toBe(ids.size);
+		expect(wrong).toEqual([]);
 	});
 
 	test.each([
