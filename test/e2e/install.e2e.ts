@@ -200,10 +200,10 @@ describe.each(flavors)('README’s install from a clone, in real n8n %s', (flavo
 		const engines = (JSON.parse(fs.readFileSync(path.join(install.dir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
 		if (flavor === 'v2') {
 			expect(engines).toBe('>=24.0.0');
-			expect(README.replace(/\s*\n\s*/g, ' ')).toContain('n8n 2.x needs Node.js 24');
+			expect(README.replace(/\s*\n\s*/g, ' ')).toContain('n8n 2.41 needs Node.js 24');
 		} else {
 			expect(engines).toBe('>=20.19 <= 24.x');
-			expect(README.replace(/\s*\n\s*/g, ' ')).toContain('n8n 1.x Node.js 20.19 to 24');
+			expect(README.replace(/\s*\n\s*/g, ' ')).toContain('n8n 1.123 Node.js 20.19 to 24');
 		}
 	});
 
