@@ -11,8 +11,13 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { runWorkflow, type RunResult, type WorkflowJson } from '../harness';
 import { start, type Simulator } from '../simulator';
 
-/** Sim-ms per real ms: a 10-35 minute deck takes 5-17.5 seconds. */
-const SPEED = 120;
+/** Sim-ms per real ms: a 10-35 minute deck takes 5-17.5 seconds (printed rounded, 5-18 s). */
+export const SPEED = 120;
+
+/** What the demo prints of its clock; README.md quotes it for the default speed (test/unit/docs-claims.test.ts). */
+export function clockLine(speed: number): string {
+	return `clock ×${speed}: a 10-35 minute deck takes ${(600 / speed).toFixed(0)}-${(2100 / speed).toFixed(0)} s`;
+}
 
 /** Where the demo prints: the terminal, or a test's collector. */
 export interface DemoOutput {
@@ -168,7 +173,7 @@ export async function runDemo(args: DemoArgs, o: { speed?: number; out?: DemoOut
 		sim = await start({ seed: 42, clock: { speed }, deckDurationMs: [10 * 60_000, 35 * 60_000] });
 		baseUrl = sim.url;
 		apiKey = sim.keys.personal;
-		log(`Embedded simulator at ${sim.url} (clock ×${speed}: a 10-35 minute deck takes ${(600 / speed).toFixed(0)}-${(2100 / speed).toFixed(0)} s)`);
+		log(`Embedded simulator at ${sim.url} (${clockLine(speed)})`);
 	} else {
 		log(`Running against ${baseUrl}`);
 	}
