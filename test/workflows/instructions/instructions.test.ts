@@ -259,7 +259,7 @@ const ENTRIES: Entry[] = [
 	// --- run by the test named
 	{ source: 'README.md', fragment: 'npm run demo   #', coveredBy: 'test/unit/demo.test.ts', test: 'two briefs are bought' },
 	{ source: 'README.md', fragment: '**`npm run demo`** builds the package', coveredBy: 'test/unit/demo.test.ts', test: 'two briefs are bought' },
-	...['npm run dev    #', '**`npm run dev`** starts a real n8n', 'In `npm run dev` the same path needs no account', '`npm run dev` imports them all runnable', '`deck-request` is called as in'].map(
+	...['**`npm run dev`** starts a real n8n', 'In `npm run dev` the same path needs no account', '`npm run dev` imports them all runnable', '`deck-request` is called as in', 'Slack and email go to a local stand-in that prints what each'].map(
 		(fragment): Entry => ({ source: 'README.md', fragment, coveredBy: 'test/e2e/dev.e2e.ts', test: 'runs to its end and delivers to the stand-in' }),
 	),
 
