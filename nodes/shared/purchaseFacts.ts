@@ -12,14 +12,49 @@
  * Framework-free.
  */
 
-/** What an item carries about the purchase of its deck (`purchase`), set by every spending answer. */
+/**
+ * What an item carries about the purchase of its deck (`purchase`), set by every spending answer. One of
+ * `confirmedAt` and `replayedAt` is set (issue 49: a replay never passes for a purchase made now).
+ */
 export interface PurchaseFacts {
 	taskId: string;
 	idempotencyKey: string;
 	/** The purchase answer's request id (the service's X-Request-Id), for support. */
 	requestId?: string;
-	/** When the service's 2xx answer to the purchase arrived (ISO 8601). */
-	confirmedAt: string;
+	/**
+	 * When the purchase was confirmed (ISO 8601): the 2xx that made it, or for a replay, the first purchase's
+	 * confirmation where this node knows it (the input item, or this process's memory of the key).
+	 */
+	confirmedAt?: string;
+	/**
+	 * A replay of a purchase made before this run, when is not known: when the service answered the replay
+	 * (ISO 8601). The 404 grace counts from it (it then said it holds the purchase; another delivery may have
+	 * bought it a second before), and every sentence says the purchase time is not known.
+	 */
+	replayedAt?: string;
+}
+
+const isInstant = (value: unknown): value is string => isText(value) && !Number.isNaN(Date.parse(value));
+
+/** The instant the 404 grace counts from: the purchase's confirmation, else the replay's answer. */
+export const graceStartOf = (purchase: PurchaseFacts): number => Date.parse((purchase.confirmedAt ?? purchase.replayedAt)!);
+
+/**
+ * The purchase facts of a spending answer now: a purchase made now is confirmed now; a replay keeps the first
+ * purchase's time where `earlier` (the same key's facts the node already has) knows it, and says it does not
+ * know it otherwise.
+ */
+export function purchaseFactsNow(
+	answer: { taskId: string; idempotencyKey: string; requestId?: string; replayed: boolean },
+	earlier: PurchaseFacts | undefined,
+	now = new Date(),
+): PurchaseFacts {
+	const { taskId, idempotencyKey, requestId } = answer;
+	const base = { taskId, idempotencyKey, ...(requestId ? { requestId } : {}) };
+	if (!answer.replayed) return { ...base, confirmedAt: now.toISOString() };
+	const known = earlier && earlier.idempotencyKey === idempotencyKey && earlier.taskId === taskId ? earlier : undefined;
+	if (known?.confirmedAt) return { ...base, confirmedAt: known.confirmedAt };
+	return { ...base, replayedAt: known?.replayedAt ?? now.toISOString() };
 }
 
 /**
@@ -42,9 +77,11 @@ export function purchaseFactsOf(json: unknown, taskId: string): PurchaseFacts | 
 	const item = json && typeof json === 'object' ? (json as { purchase?: unknown; taskId?: unknown }) : undefined;
 	const purchase = item?.purchase;
 	if (!purchase || typeof purchase !== 'object' || Array.isArray(purchase)) return undefined;
-	const { taskId: boughtTaskId = item.taskId, idempotencyKey, requestId, confirmedAt } = purchase as Record<string, unknown>;
-	if (boughtTaskId !== taskId || !isText(idempotencyKey) || !isText(confirmedAt) || Number.isNaN(Date.parse(confirmedAt))) return undefined;
-	return { taskId, idempotencyKey, ...(isText(requestId) ? { requestId } : {}), confirmedAt };
+	const { taskId: boughtTaskId = item.taskId, idempotencyKey, requestId, confirmedAt, replayedAt } = purchase as Record<string, unknown>;
+	if (boughtTaskId !== taskId || !isText(idempotencyKey)) return undefined;
+	const when = isInstant(confirmedAt) ? { confirmedAt } : isInstant(replayedAt) ? { replayedAt } : undefined;
+	if (!when) return undefined;
+	return { taskId, idempotencyKey, ...(isText(requestId) ? { requestId } : {}), ...when };
 }
 
 /** The recent purchases of this process, by credential fingerprint and taskId (oldest first, as a Map keeps them). */
@@ -58,6 +95,8 @@ const recentKey = (credential: string, taskId: string) => `${credential}\u0000${
 /** Keeps a purchase the service confirmed, for the readers of this process that get no item (the AI tools). */
 export function rememberPurchase(credential: string, facts: PurchaseFacts): void {
 	const key = recentKey(credential, facts.taskId);
+	// a replay whose purchase time is not known never hides the time a purchase of this process was confirmed
+	if (!facts.confirmedAt && recent.get(key)?.confirmedAt) return;
 	recent.delete(key);
 	recent.set(key, facts);
 	while (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
@@ -67,7 +106,7 @@ export function rememberPurchase(credential: string, facts: PurchaseFacts): void
 export function recentPurchase(credential: string, taskId: string, now = Date.now()): PurchaseFacts | undefined {
 	const facts = recent.get(recentKey(credential, taskId));
 	if (!facts) return undefined;
-	if (now - Date.parse(facts.confirmedAt) <= RECENT_FOR_MS) return facts;
+	if (now - graceStartOf(facts) <= RECENT_FOR_MS) return facts;
 	recent.delete(recentKey(credential, taskId));
 	return undefined;
 }
@@ -75,14 +114,14 @@ export function recentPurchase(credential: string, taskId: string, now = Date.no
 /** A 404 of a deck whose purchase is known: still within the grace ("not visible yet"), or past it. */
 export interface NotFoundAfterPurchase {
 	purchase: PurchaseFacts;
-	/** Since the purchase was confirmed. */
+	/** Since the purchase was confirmed (or, its time not known, since the service replayed it). */
 	sinceMs: number;
 	graceMs: number;
 	withinGrace: boolean;
 }
 
 export function notFoundAfterPurchase(purchase: PurchaseFacts, graceMs: number, now: number): NotFoundAfterPurchase {
-	const sinceMs = Math.max(0, now - Date.parse(purchase.confirmedAt));
+	const sinceMs = Math.max(0, now - graceStartOf(purchase));
 	return { purchase, sinceMs, graceMs, withinGrace: sinceMs < graceMs };
 }
 
@@ -98,11 +137,16 @@ export function spanInWords(ms: number): string {
 const keyAndRequest = (purchase: PurchaseFacts) =>
 	`Idempotency-Key ${purchase.idempotencyKey}${purchase.requestId ? `, request id ${purchase.requestId}` : ''}`;
 
+/** When the deck was bought, in words: `5 min ago`, or, for a replay of a purchase of unknown time, said so. */
+const boughtWhen = (found: NotFoundAfterPurchase) =>
+	found.purchase.confirmedAt ? `${spanInWords(found.sinceMs)} ago` : `before this run; when is not known (the service replayed its purchase ${spanInWords(found.sinceMs)} ago)`;
+
 /** Said of a deck within the grace: where a reader would say "not found". */
 export function notVisibleYetNote(taskId: string, found: NotFoundAfterPurchase): string {
+	const after = found.purchase.confirmedAt ? 'its purchase' : 'that replay';
 	return (
-		`Deck ${taskId} was bought ${spanInWords(found.sinceMs)} ago (${keyAndRequest(found.purchase)}), and the service does not show it yet (404 not_found): ` +
-		`a deck just bought can take a moment to become visible. Taken as still running; if it is still not shown ${spanInWords(found.graceMs)} after its purchase, it is reported as failed.`
+		`Deck ${taskId} was bought ${boughtWhen(found)} (${keyAndRequest(found.purchase)}), and the service does not show it yet (404 not_found): ` +
+		`a deck just bought can take a moment to become visible. Taken as still running; if it is still not shown ${spanInWords(found.graceMs)} after ${after}, it is reported as failed.`
 	);
 }
 
@@ -110,9 +154,9 @@ export function notVisibleYetNote(taskId: string, found: NotFoundAfterPurchase):
 export function goneAfterPurchase(taskId: string, found: NotFoundAfterPurchase): { message: string; description: string } {
 	const { purchase } = found;
 	return {
-		message: `Deck ${taskId} was bought ${spanInWords(found.sinceMs)} ago, but the service does not show it (404 not_found)`,
+		message: `Deck ${taskId} was bought ${boughtWhen(found)}, but the service does not show it (404 not_found)`,
 		description:
-			`The purchase was confirmed at ${purchase.confirmedAt} (${keyAndRequest(purchase)}), so the deck was paid for; for ${spanInWords(found.graceMs)} after it the service has answered that no such deck exists for this credential. ` +
+			`${purchase.confirmedAt ? `The purchase was confirmed at ${purchase.confirmedAt}` : `The service replayed the purchase at ${purchase.replayedAt} (bought before this run; when is not known)`} (${keyAndRequest(purchase)}), so the deck was paid for; for ${spanInWords(found.graceMs)} after it the service has answered that no such deck exists for this credential. ` +
 			`Do not buy it again. Check that this node uses the credential that bought it (a deck is visible only to its buyer; an organisation key sees only its organisation's decks). ` +
 			`Sending the same purchase again (retrying the execution, or Deck Generator → Recover Purchase with the line n8n logged before it was sent) asks the service for it under its key without a second charge: an answer with this taskId means the service still holds it. ` +
 			`Otherwise give the service's support the Idempotency-Key and request id above.`,

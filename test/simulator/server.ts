@@ -7,7 +7,8 @@
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, checkScope } from './auth';
-import type { Call } from './handlers';
+import { livePriceOf, type Call } from './handlers';
+import { priceDrift } from './pricing';
 import { renameRateLimitHeaders, speak } from './dialect';
 import { echoKey, presentedKey } from './echo';
 import { canonicalJson, fingerprint } from './idempotency';
@@ -250,6 +251,11 @@ async function processRequest(ctx: Ctx): Promise<Reply | Replay | 'aborted'> {
 
 	let claimed = false;
 	const print = fingerprint(method, path, canonical);
+	if (state.profile.priceCheck === 'before-key' && route.spending && typeof body.expected_credits === 'number') {
+		// a service that checks the price before it looks the key up (profile.ts priceCheck)
+		const live = livePriceOf(route.id, { state, key, principal, params, body, parts, idempotencyKey, now: state.now(), headers: req.headers });
+		if (live !== undefined && live !== body.expected_credits) return priceDrift(body.expected_credits, live);
+	}
 	if (route.method === 'POST' && idempotencyKey) {
 		const found = state.idempotency.lookup(principal.id, idempotencyKey, print);
 		if (found.kind === 'replay') {

@@ -30,7 +30,10 @@ describe('charge: what the service did to the credits', () => {
 	test('each sentence says what the node knows, and never "nothing was charged" of a charge this run may have made', () => {
 		expect(chargeMessage('charged', { operation: 'deck.create', price: 10 })).toBe('Bought: the service charged this deck (10 credits).');
 		expect(chargeMessage('charged', { operation: 'deck.translate', price: 1 })).toBe('Bought: the service charged this translation (1 credit).');
-		expect(chargeMessage('charged', { operation: 'custom.request' })).toBe('Bought: the service charged this purchase.');
+		// a request that states no price: what the node knows, no number it does not (issue 49)
+		expect(chargeMessage('charged', { operation: 'custom.request' })).toBe(
+			'Bought: the service accepted this purchase as a new one (not a replay); the request stated no price (no expected_credits), so what it charged is not known here.',
+		);
 		expect(chargeMessage('replayed', { operation: 'deck.generateVideo' })).toMatch(/^This video was bought before this run, .* charged nothing now\.$/);
 		const lost = chargeMessage('charged_or_replayed', { operation: 'deck.create', price: 10, lostAttempt: "this run's first attempt got no answer (HTTP 504)" });
 		expect(lost).toBe(

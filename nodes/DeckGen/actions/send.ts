@@ -11,9 +11,9 @@ import {
 	canonicalJson,
 	IDEMPOTENCY_HEADER,
 	idempotencyKeyFor,
-	repricedKeyOf,
 	MAY_HAVE_BEEN_BOUGHT,
 	originHash,
+	purchaseHashOf,
 	purchasesIn,
 	recordPurchase,
 	sha256Hex,
@@ -22,8 +22,9 @@ import {
 	type PurchaseResult,
 } from '../../shared/idempotency';
 import { withFormLabels, type FormLabels } from '../../shared/formLabels';
+import { heldPriceOf, rememberHeldPrice } from '../../shared/heldPrices';
 import { isConflictOf, livePriceOf, refusalFields, REPLAYED_UPLOAD_MESSAGE, type Outcome } from '../../shared/outcome';
-import { rememberPurchase, type PurchaseFacts } from '../../shared/purchaseFacts';
+import { purchaseFactsNow, purchaseFactsOf, recentPurchase, rememberPurchase } from '../../shared/purchaseFacts';
 import type { ServiceFailure } from '../../shared/problem';
 import type { RetrySettings } from '../../shared/retry';
 import type { HttpMethod } from '../../shared/transport';
@@ -84,6 +85,8 @@ export interface MutationRequest {
 	formLabels?: FormLabels;
 	/** The path is one the contract leaves open (`endpointPathFor`): a 404 or 405 names the credential field that sets it. */
 	endpoint?: EndpointName;
+	/** Sent exactly as recorded (Recover Purchase): never at another price, whatever the service holds. */
+	asRecorded?: boolean;
 }
 
 export async function sendRead(item: ItemContext, request: ReadRequest): Promise<EmittedItem> {
@@ -97,8 +100,8 @@ export async function sendRead(item: ItemContext, request: ReadRequest): Promise
 
 /**
  * A POST with its idempotency key. A spending body (one with `expected_credits`) that meets a
- * 409 price_drift is re-sent once with the live price when it is within Max Credits: a new body,
- * so a new key; nothing was charged for the first.
+ * 409 price_drift is re-sent once with the live price when it is within Max Credits, under the same
+ * key: the price is not the purchase (idempotency.ts purchaseHashOf), and a price_drift wrote nothing.
  */
 export async function sendMutation(item: ItemContext, request: MutationRequest): Promise<EmittedItem> {
 	// The same for every body this item sends (a price re-sent after drift included): computed once,
@@ -114,11 +117,23 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 		const live = livePriceOf(sent.outcome.failure);
 		if (ceiling !== undefined && live !== undefined && live <= ceiling) {
 			repricedFrom = request.json.expected_credits as number;
-			// the same purchase at the live price: its key follows from the first request's (repricedKeyOf)
-			const repriced = { ...request, options: { ...request.options, idempotencyKey: repricedKeyOf(sent.key) } };
-			sent = await sendOnce(item, repriced, { ...request.json, expected_credits: live }, origin);
+			// the same purchase at the live price, under the same key (an Idempotency Key of the user's too)
+			sent = await sendOnce(item, request, { ...request.json, expected_credits: live }, origin, sent.key);
 		}
 	}
+	const held = heldPriceOf(item.service.credentialId, sent.key);
+	if (request.json && !request.asRecorded && isPriced(sent.json) && held !== undefined && held !== sent.json?.expected_credits && isKeyReused(sent.outcome)) {
+		// the service holds this purchase's key with the body at `held` (heldPrices.ts): sent at that price it is
+		// replayed. Safe whatever the price: a stored key never buys again. Anything but the replay (a service
+		// that checks the price first refuses a price no longer live) leaves the refusal that says what happened.
+		const replay = await sendOnce(item, request, { ...request.json, expected_credits: held }, origin, sent.key);
+		if (replay.outcome.route === 'success') {
+			repricedFrom ??= request.json.expected_credits as number;
+			sent = replay;
+		}
+	}
+	const sentPrice = statedPriceOf(sent.json);
+	if (sent.outcome.route === 'success' && sentPrice !== undefined) rememberHeldPrice(item.service.credentialId, sent.key, sentPrice);
 
 	let { outcome } = sent;
 	if (outcome.route === 'error' && request.formLabels) {
@@ -129,7 +144,9 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 			? endpointHint(request.endpoint, item.service.endpointPaths[request.endpoint], outcome.failure.status, request.method ?? 'POST')
 			: undefined;
 
-	if (repricedFrom !== undefined && outcome.route === 'error' && isConflictOf(outcome.failure, 'idempotency_key_reused')) throw boughtAtAnotherPrice(item, outcome.failure, sent);
+	if (isPriced(sent.json) && isKeyReused(outcome)) {
+		throw boughtAtAnotherPrice(item, outcome.failure, sent, request.options.idempotencyKey !== undefined && request.options.idempotencyKey !== '');
+	}
 	return emit(item, outcome, {
 		decorate: request.decorate,
 		requiredMember: request.requiredMember,
@@ -138,22 +155,25 @@ export async function sendMutation(item: ItemContext, request: MutationRequest):
 			idempotencyKey: sent.key,
 			...(repricedFrom !== undefined ? { repricedFrom } : {}),
 		},
-		charged: sent.charge && { charge: sent.charge, operation: request.operation, price: priceOf(sent.json), repricedFrom, lostAttempt: sent.lostAttempt },
+		charged: sent.charge && { charge: sent.charge, operation: request.operation, price: statedPriceOf(sent.json), repricedFrom, lostAttempt: sent.lostAttempt },
 		request: request.json,
 		pathHint: pathHint && request.endpoint ? { text: pathHint, endpoint: request.endpoint, path: request.path } : undefined,
 	});
 }
 
 /**
- * A price re-sent within Max Credits whose key the service holds with another body: an earlier run bought this
- * very purchase when the live price was another (repricedKeyOf). Nothing is bought now, and the deck is not lost.
+ * A priced purchase whose key the service holds with another body. Every price of one purchase goes out under
+ * one key (idempotency.ts purchaseHashOf), so an earlier run bought this very purchase at another price; with an
+ * Idempotency Key of the user's, that key may also have been given to another request. Nothing is bought now,
+ * and the deck is not lost.
  */
-function boughtAtAnotherPrice(item: ItemContext, failure: ServiceFailure, sent: { key: string; json?: Record<string, unknown> }): Error {
+function boughtAtAnotherPrice(item: ItemContext, failure: ServiceFailure, sent: { key: string; json?: Record<string, unknown> }, usersKey: boolean): Error {
 	const error = toNodeApiError(item.ctx.getNode(), failure, item.itemIndex);
 	error.message = 'This purchase was already made, when the live price was another: nothing was bought now';
 	error.description =
-		`The request at the live price (${String(sent.json?.expected_credits)} credits, re-sent within Max Credits under Idempotency-Key ${sent.key}) is held by the service with another price: ` +
-		`an earlier run of this purchase bought it then. It is not lost and is not bought twice: Deck Generator → Recover Purchase with the line n8n logged for Idempotency-Key ${sent.key} gets it back without a charge. ` +
+		`The service holds Idempotency-Key ${sent.key} with another body than this one at ${String(sent.json?.expected_credits)} credits: ` +
+		`an earlier run bought this purchase when the live price was another${usersKey ? ' (or your Idempotency Key was given to another request)' : ''}. ` +
+		`It is not lost and is not bought twice: Deck Generator → Recover Purchase with the line n8n logged for Idempotency-Key ${sent.key} at the price it was bought (the last one sent) gets it back without a charge. ` +
 		`To buy another deck on purpose, set a new Purchase Reference.${failure.requestId ? ` Request id: ${failure.requestId}` : ''}`;
 	error.context.idempotencyKey = sent.key;
 	return error;
@@ -209,18 +229,19 @@ interface Sent {
 	lostAttempt?: string;
 }
 
-async function sendOnce(item: ItemContext, request: MutationRequest, json: Record<string, unknown> | undefined, origin: string): Promise<Sent> {
+async function sendOnce(item: ItemContext, request: MutationRequest, json: Record<string, unknown> | undefined, origin: string, knownKey?: string): Promise<Sent> {
 	const { ctx, itemIndex } = item;
 	const slot = slotOf(item, request);
 	const bytes = json ? Buffer.from(canonicalJson(json)) : request.raw!.bytes;
 	const contentType = json ? 'application/json' : request.raw!.contentType;
-	const key = purchaseKey(item, request, bytes, origin);
+	const key = knownKey ?? purchaseKey(item, request, json, bytes, origin);
 	const method = request.method ?? 'POST';
 	const paying = item.spends && method === 'POST';
 	// As an AI tool: refused here, before anything is sent, unless a person reviews the call or it fits the allowance.
-	const admitted = paying && item.toolSpending ? admitToolPurchase(ctx, item.toolSpending, item.keyStore, { key, price: priceOf(json) }, itemIndex) : undefined;
+	const admitted = paying && item.toolSpending ? admitToolPurchase(ctx, item.toolSpending, item.keyStore, { key, price: statedPriceOf(json) ?? 0 }, itemIndex) : undefined;
 	// An earlier try of this node run sent this very request and got no answer: a replay now may be of that try's purchase.
-	const unansweredBefore = paying && purchasesIn(item.keyStore).some((purchase) => purchase.key === key && purchase.state === 'unanswered');
+	// (Not when it was unanswered only because another request held the key: that request's purchase is not this run's.)
+	const unansweredBefore = paying && purchasesIn(item.keyStore).some((purchase) => purchase.key === key && purchase.state === 'unanswered' && !purchase.heldElsewhere);
 	// Written before a byte is sent: the only trace of a purchase whose worker dies while it is in flight.
 	const logged = paying && json;
 	if (logged) {
@@ -251,7 +272,8 @@ async function sendOnce(item: ItemContext, request: MutationRequest, json: Recor
 				: 'none';
 	if (item.spends) {
 		const purchase = purchaseResult(result);
-		if (admitted) settleToolPurchase(item.keyStore, admitted, charge === 'charged' || charge === 'charged_or_replayed' || purchase.kind === 'unanswered');
+		// a purchase another request holds the key of is that request's: not this call's to count
+		if (admitted) settleToolPurchase(item.keyStore, admitted, charge === 'charged' || charge === 'charged_or_replayed' || (purchase.kind === 'unanswered' && !purchase.heldElsewhere));
 		recordPurchase(item.keyStore, slot, key, purchase);
 		logPurchase(ctx, slot, key, purchase, charge, item.service.maskText);
 		if (logged) notePurchaseResult(ctx, key, purchase);
@@ -261,10 +283,14 @@ async function sendOnce(item: ItemContext, request: MutationRequest, json: Recor
 
 const slotOf = (item: ItemContext, request: MutationRequest): KeySlot => ({ operation: request.operation, runIndex: item.runIndex, itemIndex: item.itemIndex });
 
-/** The Idempotency-Key `bytes` are sent with (../../shared/idempotency.ts): derived here only, for a send and for a purchase recorded without sending. */
-function purchaseKey(item: ItemContext, request: MutationRequest, bytes: Buffer, origin: string): string {
+/**
+ * The Idempotency-Key of the purchase `bytes` make (../../shared/idempotency.ts): derived here only, for a send
+ * and for a purchase recorded without sending. A JSON body's key leaves its price out (purchaseHashOf).
+ */
+function purchaseKey(item: ItemContext, request: MutationRequest, json: Record<string, unknown> | undefined, bytes: Buffer, origin: string): string {
 	const scope = { workflowId: String(item.ctx.getWorkflow().id ?? ''), nodeId: item.ctx.getNode().id, origin };
-	return idempotencyKeyFor(item.keyStore, scope, slotOf(item, request), sha256Hex(bytes), request.options.idempotencyKey);
+	const bodyHash = sha256Hex(bytes);
+	return idempotencyKeyFor(item.keyStore, scope, slotOf(item, request), json ? purchaseHashOf(json) : bodyHash, request.options.idempotencyKey, bodyHash);
 }
 
 /**
@@ -273,15 +299,19 @@ function purchaseKey(item: ItemContext, request: MutationRequest, bytes: Buffer,
  */
 function recordWithoutSending(item: ItemContext, request: MutationRequest, origin: string): EmittedItem {
 	const bytes = request.json ? Buffer.from(canonicalJson(request.json)) : undefined;
-	const key = bytes ? purchaseKey(item, request, bytes, origin) : '';
+	const key = bytes ? purchaseKey(item, request, request.json, bytes, origin) : '';
 	return recordedItem(item.ctx, item.itemIndex, { operation: request.operation, path: request.path, bytes, idempotencyKey: key, maxCredits: request.options.maxCredits });
 }
 
-/** The price a spending body agrees to (`expected_credits`); a body without one is taken to cost nothing. */
-function priceOf(json: Record<string, unknown> | undefined): number {
+/** The price a spending body agrees to (`expected_credits`); undefined for a body that states none (a Custom Request may not). */
+function statedPriceOf(json: Record<string, unknown> | undefined): number | undefined {
 	const price = json?.expected_credits;
-	return typeof price === 'number' && Number.isFinite(price) && price > 0 ? price : 0;
+	return typeof price === 'number' && Number.isFinite(price) && price >= 0 ? price : undefined;
 }
+
+const isPriced = (json: Record<string, unknown> | undefined) => statedPriceOf(json) !== undefined;
+
+const isKeyReused = (outcome: Outcome): outcome is Extract<Outcome, { route: 'error' }> => outcome.route === 'error' && isConflictOf(outcome.failure, 'idempotency_key_reused');
 
 /**
  * What one keyed request tells about a purchase. A 2xx bought (or replayed) it. A 4xx other than
@@ -300,8 +330,10 @@ function purchaseResult(result: CallResult): PurchaseResult {
 	// deck, as a 303 See Other does) was never read.
 	if (response && response.status >= 300 && response.status < 400) return { kind: 'unanswered' };
 	const definiteRefusal = response && response.status >= 400 && response.status < 500 && response.status !== 429;
-	if (definiteRefusal && outcome.failure.reason !== 'already_in_progress') return { kind: 'refused' };
-	return result.uncertainAttempts > 0 ? { kind: 'unanswered' } : { kind: 'notCommitted' };
+	if (definiteRefusal && !(response.status === 409 && isConflictOf(outcome.failure, 'already_in_progress'))) return { kind: 'refused' };
+	if (result.uncertainAttempts > 0) return { kind: 'unanswered' };
+	// only another request's attempt may have made it (409 already_in_progress): named, but not as this run's
+	return result.heldElsewhere > 0 ? { kind: 'unanswered', heldElsewhere: true } : { kind: 'notCommitted' };
 }
 
 /**
@@ -418,10 +450,19 @@ function emit(item: ItemContext, outcome: Outcome, options: EmitOptions): Emitte
  * readers that get no item.
  */
 function purchaseFields(item: ItemContext, charged: ChargeFacts & { charge: Charge }, body: Record<string, unknown>, key: string | undefined, requestId: string | undefined): IDataObject {
-	const fields: IDataObject = { charge: charged.charge, replayed: charged.charge === 'replayed', message: chargeMessage(charged.charge, charged) };
+	const replayed = charged.charge === 'replayed';
 	const taskId = body.taskId;
-	if (typeof taskId === 'string' && taskId && key) {
-		const purchase: PurchaseFacts = { taskId, idempotencyKey: key, ...(requestId ? { requestId } : {}), confirmedAt: new Date().toISOString() };
+	const purchase =
+		typeof taskId === 'string' && taskId && key
+			? purchaseFactsNow(
+					{ taskId, idempotencyKey: key, requestId, replayed },
+					// a replay keeps the first purchase's time where the node knows it: its item, or this process
+					replayed ? (purchaseFactsOf(item.ctx.getInputData()[item.itemIndex]?.json, taskId) ?? recentPurchase(item.service.credentialId, taskId)) : undefined,
+				)
+			: undefined;
+	const facts = replayed ? { ...charged, boughtAt: purchase?.confirmedAt ?? null } : charged;
+	const fields: IDataObject = { charge: charged.charge, replayed, message: chargeMessage(charged.charge, facts) };
+	if (purchase) {
 		rememberPurchase(item.service.credentialId, purchase);
 		fields.purchase = purchase as unknown as IDataObject;
 	}

@@ -27,7 +27,8 @@ export interface LoopBound {
 
 export function loopBound(input: IDataObject, spec: DeckSpec, options: WaitOptions, checkedAt: number): LoopBound {
 	const maxWaitMs = options.maxWaitMinutes !== undefined ? options.maxWaitMinutes * 60_000 : DEFAULT_MAX_WAIT_MS;
-	if (spec.purchase) return { waitingSince: spec.purchase.confirmedAt, from: 'purchase', maxWaitMs, checkedAt };
+	// a replay whose purchase time is not known counts from its first check, as an item without a purchase
+	if (spec.purchase?.confirmedAt) return { waitingSince: spec.purchase.confirmedAt, from: 'purchase', maxWaitMs, checkedAt };
 	const carried = input.taskId === spec.taskId && typeof input.waitingSince === 'string' && !Number.isNaN(Date.parse(input.waitingSince)) ? input.waitingSince : undefined;
 	if (carried) return { waitingSince: carried, from: 'first check', maxWaitMs, checkedAt };
 	return { waitingSince: new Date(checkedAt).toISOString(), from: 'first check', maxWaitMs, checkedAt };

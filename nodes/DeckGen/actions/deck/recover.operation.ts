@@ -1,6 +1,7 @@
 import { NodeOperationError, updateDisplayOptions, type INodeProperties, type NodeError } from 'n8n-workflow';
 
 import { callOptions, optionsCollection, readOptions } from '../common';
+import { CancelledError } from '../../../shared/client';
 import type { EmittedItem } from '../../../shared/n8n/item';
 import { PURCHASE_MARKER, readJournalRow, readLoggedPurchase, titleOf, type JournalReading, type PurchaseRecord } from '../../../shared/purchaseRecord';
 import { journalItem, journalSimplifyOption } from '../journal';
@@ -115,7 +116,8 @@ export async function execute(item: ItemContext) {
  * (docs/at-scale.md). A key the service holds with another body is said of the row, not of a logged line.
  */
 function withRow(error: NodeError, rowId: number | string | undefined): NodeError {
-	if (rowId === undefined) return error;
+	// a cancellation (or anything that is not n8n's error) goes on as it is: the runner knows it by its class
+	if (rowId === undefined || !(error instanceof Error) || typeof (error as Partial<NodeError>).context !== 'object' || error instanceof CancelledError) return error;
 	error.context.rowId = rowId;
 	if (String(error.context?.reason ?? '').includes('idempotency_key_reused')) {
 		error.description =
@@ -138,6 +140,7 @@ async function recovered(item: ItemContext, record: PurchaseRecord): Promise<Emi
 			// The logged key, and no re-send at another price: a recovery never changes the request.
 			options: { idempotencyKey: record.idempotencyKey, retry, concurrency },
 			requiredMember: record.operation === 'deck.create' ? 'taskId' : undefined,
+			asRecorded: true,
 		});
 	} catch (error) {
 		throw explained(error as NodeError, record);
