@@ -24,7 +24,8 @@
  *   charged once, most likely by that lost attempt, possibly by an earlier run with the same key; never twice.
  * - `none`: the service refused the request (Checkout, Client Action): nothing was charged.
  */
-export type Charge = 'charged' | 'replayed' | 'charged_or_replayed' | 'none';
+export const CHARGES = ['charged', 'replayed', 'charged_or_replayed', 'none'] as const;
+export type Charge = (typeof CHARGES)[number];
 
 /** The charge of a request the service answered 2xx. */
 export function chargeOf(answer: { replayed: boolean; attemptLostBefore: boolean }): Exclude<Charge, 'none'> {

@@ -92,9 +92,9 @@ function explained(error: NodeError, record: PurchaseRecord): NodeError {
 	if (!String(error.context?.reason ?? '').includes('idempotency_key_reused')) return error;
 	error.message = `The service holds another request under Idempotency-Key ${record.idempotencyKey}: nothing was bought`;
 	error.description =
-		`The logged line is whole and unchanged, but the service stored a different body under its key: the same purchase was made with another body ` +
-		`(a price re-sent within Max Credits, by a run that met another live price; or an Idempotency Key of yours given to two different requests). ` +
-		`Look in the log for the other line with this Idempotency-Key and recover that one. ${error.description ?? ''}`.trim();
+		`The logged line is whole and unchanged, but the service stored a different body under its key: the same purchase was bought at another price ` +
+		`(every price of one purchase goes out under one key; the price was re-sent within Max Credits), or an Idempotency Key of yours was given to two different requests. ` +
+		`Look in the log for the other line with this Idempotency-Key (the one at the price it was bought, usually logged right after this one) and recover that one: it replays the deck without a charge. ${error.description ?? ''}`.trim();
 	return error;
 }
 
