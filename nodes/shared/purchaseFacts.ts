@@ -5,7 +5,8 @@
  * a create). The contract's 404 means "no such deck or not yours", which stays final for an id nobody bought
  * here; but a deck this workflow has just paid for exists. So every spending answer's item carries its
  * `purchase` (PurchaseFacts), which rides along through the Wait node and Check Once loops, and the process
- * keeps the recent ones by credential and taskId for readers that get no item (an AI tool asking Get Status).
+ * keeps the recent ones by credential and taskId for readers that get no item (an AI tool asking Get Status:
+ * ./recentPurchases.ts). What is said of them: ./purchaseSentences.ts.
  * A 404 within the grace after the purchase was confirmed is "not visible yet"; after it, the deck is
  * reported as failed with its purchase named, and what to do.
  *
@@ -34,6 +35,7 @@ export interface PurchaseFacts {
 	replayedAt?: string;
 }
 
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 const isInstant = (value: unknown): value is string => isText(value) && !Number.isNaN(Date.parse(value));
 
 /** The instant the 404 grace counts from: the purchase's confirmation, else the replay's answer. */
@@ -67,8 +69,6 @@ export function purchaseFactsNow(
  */
 export const DEFAULT_NOT_FOUND_GRACE_MS = 5 * 60_000;
 
-const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
-
 /**
  * The item's `purchase`, when it is the purchase of this deck (an item may carry another deck's): its own taskId,
  * or, where Simplify left it out, the item's.
@@ -84,33 +84,6 @@ export function purchaseFactsOf(json: unknown, taskId: string): PurchaseFacts | 
 	return { taskId, idempotencyKey, ...(isText(requestId) ? { requestId } : {}), ...when };
 }
 
-/** The recent purchases of this process, by credential fingerprint and taskId (oldest first, as a Map keeps them). */
-const recent = new Map<string, PurchaseFacts>();
-const RECENT_MAX = 10_000;
-/** Long past any grace a user would set: a deck confirmed this long ago is no longer "just bought". */
-const RECENT_FOR_MS = 2 * 60 * 60_000;
-
-const recentKey = (credential: string, taskId: string) => `${credential}\u0000${taskId}`;
-
-/** Keeps a purchase the service confirmed, for the readers of this process that get no item (the AI tools). */
-export function rememberPurchase(credential: string, facts: PurchaseFacts): void {
-	const key = recentKey(credential, facts.taskId);
-	// a replay whose purchase time is not known never hides the time a purchase of this process was confirmed
-	if (!facts.confirmedAt && recent.get(key)?.confirmedAt) return;
-	recent.delete(key);
-	recent.set(key, facts);
-	while (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
-}
-
-/** A purchase of this deck confirmed in this process with this credential, in the last two hours. */
-export function recentPurchase(credential: string, taskId: string, now = Date.now()): PurchaseFacts | undefined {
-	const facts = recent.get(recentKey(credential, taskId));
-	if (!facts) return undefined;
-	if (now - graceStartOf(facts) <= RECENT_FOR_MS) return facts;
-	recent.delete(recentKey(credential, taskId));
-	return undefined;
-}
-
 /** A 404 of a deck whose purchase is known: still within the grace ("not visible yet"), or past it. */
 export interface NotFoundAfterPurchase {
 	purchase: PurchaseFacts;
@@ -123,42 +96,4 @@ export interface NotFoundAfterPurchase {
 export function notFoundAfterPurchase(purchase: PurchaseFacts, graceMs: number, now: number): NotFoundAfterPurchase {
 	const sinceMs = Math.max(0, now - graceStartOf(purchase));
 	return { purchase, sinceMs, graceMs, withinGrace: sinceMs < graceMs };
-}
-
-/** A span in the words a person reads: `42 s`, `6 min`, `2 h 5 min`. */
-export function spanInWords(ms: number): string {
-	const seconds = Math.round(ms / 1000);
-	if (seconds < 120) return `${seconds} s`;
-	const minutes = Math.round(seconds / 60);
-	if (minutes < 120) return `${minutes} min`;
-	return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
-
-const keyAndRequest = (purchase: PurchaseFacts) =>
-	`Idempotency-Key ${purchase.idempotencyKey}${purchase.requestId ? `, request id ${purchase.requestId}` : ''}`;
-
-/** When the deck was bought, in words: `5 min ago`, or, for a replay of a purchase of unknown time, said so. */
-const boughtWhen = (found: NotFoundAfterPurchase) =>
-	found.purchase.confirmedAt ? `${spanInWords(found.sinceMs)} ago` : `before this run; when is not known (the service replayed its purchase ${spanInWords(found.sinceMs)} ago)`;
-
-/** Said of a deck within the grace: where a reader would say "not found". */
-export function notVisibleYetNote(taskId: string, found: NotFoundAfterPurchase): string {
-	const after = found.purchase.confirmedAt ? 'its purchase' : 'that replay';
-	return (
-		`Deck ${taskId} was bought ${boughtWhen(found)} (${keyAndRequest(found.purchase)}), and the service does not show it yet (404 not_found): ` +
-		`a deck just bought can take a moment to become visible. Taken as still running; if it is still not shown ${spanInWords(found.graceMs)} after ${after}, it is reported as failed.`
-	);
-}
-
-/** The failure of a deck still not shown after the grace: what happened, and what to do (never "buy again"). */
-export function goneAfterPurchase(taskId: string, found: NotFoundAfterPurchase): { message: string; description: string } {
-	const { purchase } = found;
-	return {
-		message: `Deck ${taskId} was bought ${boughtWhen(found)}, but the service does not show it (404 not_found)`,
-		description:
-			`${purchase.confirmedAt ? `The purchase was confirmed at ${purchase.confirmedAt}` : `The service replayed the purchase at ${purchase.replayedAt} (bought before this run; when is not known)`} (${keyAndRequest(purchase)}), so the deck was paid for; for ${spanInWords(found.graceMs)} after it the service has answered that no such deck exists for this credential. ` +
-			`Do not buy it again. Check that this node uses the credential that bought it (a deck is visible only to its buyer; an organisation key sees only its organisation's decks). ` +
-			`Sending the same purchase again (retrying the execution, or Deck Generator → Recover Purchase with the line n8n logged before it was sent) asks the service for it under its key without a second charge: an answer with this taskId means the service still holds it. ` +
-			`Otherwise give the service's support the Idempotency-Key and request id above.`,
-	};
 }

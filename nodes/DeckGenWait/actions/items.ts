@@ -8,7 +8,7 @@ import { describeLinks, putDeckLinks } from '../../shared/links';
 import { failureDescription, failureMessage } from '../../shared/n8n/errors';
 import { errorJson } from '../../shared/n8n/item';
 import { DEFAULT_MAX_WAIT_MS, type DeckReport, type DeckSpec } from '../../shared/poller';
-import { goneAfterPurchase, notVisibleYetNote, spanInWords } from '../../shared/purchaseFacts';
+import { goneAfterPurchase, notVisibleYetNote, spanInWords } from '../../shared/purchaseSentences';
 import { recordSaid } from '../../shared/status';
 import type { ServiceFailure } from '../../shared/problem';
 import type { Placed, WaitOptions } from './node.type';
