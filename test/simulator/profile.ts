@@ -53,7 +53,8 @@ export interface ProfileChoices {
 	 * Which a spending POST meets first (the contract orders neither): `after-key` = the idempotency store, then the
 	 * price (a stored key replays its body whatever the live price, and refuses another body, 409
 	 * idempotency_key_reused); `before-key` = the price, then the store (a body at a price no longer live is 409
-	 * price_drift even under a stored key, and only a body at the live price reaches the key).
+	 * price_drift even under a stored key, and only a body at the live price reaches the key). A new key meets the
+	 * price where the handler checks it either way (after the slide cap's and the account's refusals).
 	 */
 	priceCheck: 'after-key' | 'before-key';
 	/** Create fields required beyond `expected_credits`. `title-or-core-message` = at least one of the two. */

@@ -251,13 +251,14 @@ async function processRequest(ctx: Ctx): Promise<Reply | Replay | 'aborted'> {
 
 	let claimed = false;
 	const print = fingerprint(method, path, canonical);
-	if (state.profile.priceCheck === 'before-key' && route.spending && typeof body.expected_credits === 'number') {
-		// a service that checks the price before it looks the key up (profile.ts priceCheck)
-		const live = livePriceOf(route.id, { state, key, principal, params, body, parts, idempotencyKey, now: state.now(), headers: req.headers });
-		if (live !== undefined && live !== body.expected_credits) return priceDrift(body.expected_credits, live);
-	}
 	if (route.method === 'POST' && idempotencyKey) {
 		const found = state.idempotency.lookup(principal.id, idempotencyKey, print);
+		if ((found.kind === 'replay' || found.kind === 'reused') && state.profile.priceCheck === 'before-key' && route.spending && typeof body.expected_credits === 'number') {
+			// a service that checks the price before its store answers for a stored key (profile.ts priceCheck); a new
+			// key meets the price where the handler checks it, after the refusals that come first
+			const live = livePriceOf(route.id, { state, key, principal, params, body, parts, idempotencyKey, now: state.now(), headers: req.headers });
+			if (live !== undefined && live !== body.expected_credits) return priceDrift(body.expected_credits, live);
+		}
 		if (found.kind === 'replay') {
 			ctx.record.replayed = true;
 			return { replay: found.reply };
