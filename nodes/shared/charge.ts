@@ -24,7 +24,8 @@
  *   charged once, most likely by that lost attempt, possibly by an earlier run with the same key; never twice.
  * - `none`: the service refused the request (Checkout, Client Action): nothing was charged.
  */
-export type Charge = 'charged' | 'replayed' | 'charged_or_replayed' | 'none';
+export const CHARGES = ['charged', 'replayed', 'charged_or_replayed', 'none'] as const;
+export type Charge = (typeof CHARGES)[number];
 
 /** The charge of a request the service answered 2xx. */
 export function chargeOf(answer: { replayed: boolean; attemptLostBefore: boolean }): Exclude<Charge, 'none'> {
@@ -53,6 +54,11 @@ export interface ChargeFacts {
 	repricedFrom?: number;
 	/** The attempt whose answer was lost, in words (`this run's first attempt got no answer (HTTP 504)`). */
 	lostAttempt?: string;
+	/**
+	 * A replay: when the purchase it replays was confirmed (ISO 8601), where this node knows it; null where it
+	 * does not (an earlier execution's purchase, or another process's). Undefined: not said.
+	 */
+	boughtAt?: string | null;
 }
 
 const credits = (price: number | undefined) => (price === undefined ? '' : ` (${price} credit${price === 1 ? '' : 's'})`);
@@ -63,14 +69,18 @@ export function chargeMessage(charge: Charge, facts: ChargeFacts): string {
 	const price = credits(facts.price);
 	switch (charge) {
 		case 'charged': {
-			const repriced =
+		// a request that states no price (a Custom Request's body without expected_credits): what it cost is not known here
+		if (facts.price === undefined) return `Bought: the service accepted this ${thing} as a new one (not a replay); the request stated no price (no expected_credits), so what it charged is not known here.`;
+		const repriced =
 				facts.repricedFrom !== undefined && facts.price !== undefined
 					? ` at the live price: the request at ${facts.repricedFrom} credits was refused (price_drift, nothing charged) and sent again within Max Credits`
 					: '';
 			return `Bought: the service charged this ${thing}${price}${repriced}.`;
 		}
-		case 'replayed':
-			return `This ${thing} was bought before this run, with the same Idempotency-Key: the service replayed that purchase and charged nothing now.`;
+		case 'replayed': {
+		const when = facts.boughtAt === undefined ? '' : facts.boughtAt === null ? ' (when is not known)' : ` (at ${facts.boughtAt})`;
+		return `This ${thing} was bought before this run${when}, with the same Idempotency-Key: the service replayed that purchase and charged nothing now.`;
+	}
 		case 'charged_or_replayed':
 			return (
 				`Charged once${price}: ${facts.lostAttempt ?? 'an attempt got no answer'}, and the retry with the same Idempotency-Key was answered as a replay. ` +

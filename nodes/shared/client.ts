@@ -4,7 +4,7 @@
  * (a 429 anywhere pauses every request of that credential).
  */
 import { IDEMPOTENCY_HEADER } from './idempotency';
-import { classify, classifyFailure, type Outcome } from './outcome';
+import { classify, classifyFailure, isConflictOf, type Outcome } from './outcome';
 import { isSuccess, parseFailure, type ServiceFailure } from './problem';
 import { decideRetry, DEFAULT_RETRY_SETTINGS, isRateLimit, type RetrySettings } from './retry';
 import { TransportError, type ServiceRequest, type ServiceResponse, type Transport } from './transport';
@@ -124,13 +124,18 @@ export interface CallResult {
 	/** Set when the last attempt got no response at all. */
 	networkError?: Error;
 	/**
-	 * Attempts the service may have committed without saying so: no response, a 5xx (a server
-	 * may fail after writing), or a 409 already_in_progress (work under this very key). On a keyed
-	 * POST that ends without a definite answer, any of them means "may have been bought".
+	 * This call's own attempts the service may have committed without saying so: no response, or a 5xx
+	 * (a server may fail after writing). On a keyed POST that ends without a definite answer, any of them
+	 * means "may have been bought", by this call.
 	 */
 	uncertainAttempts: number;
 	/** The first of those attempts, in words (`no answer: socket hang up`, `HTTP 504`), for what an item says of it. */
 	lostAttempt?: string;
+	/**
+	 * Answers 409 already_in_progress: another request holds this very key (issue 49). Its purchase is that
+	 * request's, not this call's: a replay that follows is of a purchase someone else made.
+	 */
+	heldElsewhere: number;
 	/** Set when the policy stopped because the service asked for a wait longer than allowed. */
 	waitTooLongMs?: number;
 	/** Set when a retry or pause was not taken because it would end after the deadline. */
@@ -148,6 +153,7 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 	const now = options.now ?? Date.now;
 	const pastDeadline = (waitMs: number) => options.deadline !== undefined && now() + waitMs > options.deadline;
 	let uncertainAttempts = 0;
+	let heldElsewhere = 0;
 	let lostAttempt: string | undefined;
 	let last: CallResult | undefined;
 
@@ -176,12 +182,13 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 		if (unexpected !== undefined) throw unexpected;
 		if (response) {
 			options.gate?.observe(response, settings.maxRetryWaitMs);
-			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt, uncertainAttempts, ...(lostAttempt ? { lostAttempt } : {}) };
+			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt, uncertainAttempts, heldElsewhere, ...(lostAttempt ? { lostAttempt } : {}) };
 			failure = parseFailure(response);
-			if (mayHaveCommitted(failure)) {
+			if (failure.status >= 500) {
+				// a server may fail after writing: this attempt may have made the purchase
 				uncertainAttempts++;
-				lostAttempt ??= failure.status === 409 ? 'the service said the same request was already in progress' : `HTTP ${failure.status}`;
-			}
+				lostAttempt ??= `HTTP ${failure.status}`;
+			} else if (failure.status === 409 && isConflictOf(failure, 'already_in_progress')) heldElsewhere++;
 			// Other calls of the credential never wait longer than Max Retry Wait for it either.
 			if (isRateLimit(failure)) options.gate?.pauseFor(Math.min(failure.retryAfterMs ?? 1_000, settings.maxRetryWaitMs));
 		}
@@ -199,8 +206,8 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 			random,
 		);
 		last = response
-			? { outcome: classifyFailure(failure!), response, attempts: attempt, uncertainAttempts, ...(lostAttempt ? { lostAttempt } : {}) }
-			: { outcome: noResponseOutcome(networkError!, attempt), attempts: attempt, networkError, uncertainAttempts, ...(lostAttempt ? { lostAttempt } : {}) };
+			? { outcome: classifyFailure(failure!), response, attempts: attempt, uncertainAttempts, heldElsewhere, ...(lostAttempt ? { lostAttempt } : {}) }
+			: { outcome: noResponseOutcome(networkError!, attempt), attempts: attempt, networkError, uncertainAttempts, heldElsewhere, ...(lostAttempt ? { lostAttempt } : {}) };
 		if (!decision.retry) return decision.waitTooLongMs === undefined ? last : { ...last, waitTooLongMs: decision.waitTooLongMs };
 		if (pastDeadline(decision.waitMs)) return { ...last, stoppedAtDeadline: true };
 		if (failure) retriesByCode.set(failure.code, (retriesByCode.get(failure.code) ?? 0) + 1);
@@ -209,16 +216,12 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 	}
 }
 
-/** An answer after which the service may still have done the work (see uncertainAttempts). */
-function mayHaveCommitted(failure: ServiceFailure): boolean {
-	return failure.status >= 500 || (failure.status === 409 && failure.reason === 'already_in_progress');
-}
-
 /** The deadline came before a request could be sent (the credential is paused past it). */
 function deadlineResult(): CallResult {
 	return {
 		attempts: 0,
 		uncertainAttempts: 0,
+		heldElsewhere: 0,
 		outcome: {
 			route: 'error',
 			outcome: 'error',

@@ -49,6 +49,31 @@ export const ENDPOINTS: Record<EndpointName, Endpoint> = {
 	},
 };
 
+/**
+ * The one guard of a path a person or a record gives (a Custom Request's Path, a logged line's or a journal row's
+ * `path`, a credential's path override): why it is not a path of the service under /v1/, or undefined. The path is
+ * judged as it is resolved when sent (`new URL` against the Base URL): percent-encoded dots (`%2e%2e`), a
+ * backslash (read as a slash) or a `.`/`..` segment would carry it, and the key, outside /v1/; an encoded slash
+ * or backslash may be decoded by a server's router. A query is allowed; it is not part of the path.
+ */
+export function servicePathProblem(path: string): string | undefined {
+	if (!/^\/v1\/\S*$/.test(path)) return 'must start with /v1/ and hold no spaces';
+	if (path.includes('\\')) return 'must not hold backslashes';
+	const pathname = path.split(/[?#]/)[0];
+	let resolved: string;
+	try {
+		resolved = new URL(pathname, 'http://service.invalid').pathname;
+	} catch {
+		return 'is not a path';
+	}
+	// a segment that is, or decodes to, . or .. moves the path; so can dots beside a slash a server's router decodes
+	const moves = (segment: string) => /^(\.|%2e){1,2}$/i.test(segment) || (/%2f|%5c/i.test(segment) && /\.|%2e/i.test(segment));
+	if (!resolved.startsWith('/v1/') || pathname.split('/').some(moves)) {
+		return 'must not hold . or .. segments, plain or percent-encoded (the path stays under /v1)';
+	}
+	return undefined;
+}
+
 /** The credential's value as the nodes use it: trimmed; empty means the default. */
 export function endpointOverride(value: unknown): string {
 	return typeof value === 'string' ? value.trim() : '';
@@ -78,6 +103,8 @@ export function endpointPathProblem(name: EndpointName, value: unknown): string 
 	if (segments.some((segment) => segment === '.' || segment === '..' || /%2e|%2f|%5c/i.test(segment))) {
 		return refuse('must not hold . or .. segments or encoded dots and slashes (the path stays under /v1)');
 	}
+	const beyond = servicePathProblem(path.replace(/\{taskId\}/g, 'taskId'));
+	if (beyond) return refuse(beyond);
 	const placeholders = path.match(/\{[^}]*\}?/g) ?? [];
 	const unknown = placeholders.find((placeholder) => placeholder !== TASK_ID_PLACEHOLDER);
 	if (unknown) return refuse(`holds ${unknown}: the only placeholder is ${TASK_ID_PLACEHOLDER}`);

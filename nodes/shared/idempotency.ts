@@ -7,11 +7,11 @@
  * under a new run index (crash recovery gave it an artificial item); an editor re-run starts a new
  * execution. So the default key is derived only from what every one of those supplies again:
  *
- *   UUID v5 of (workflow id, node id, operation, item position, body hash, origin)
+ *   UUID v5 of (workflow id, node id, operation, item position, purchase hash, origin)
  *
- * where the origin is a hash of the trigger item the item descends from (n8n's pairedItem
+ * where the purchase hash is the body's without its price (purchaseHashOf), and the origin is a hash of the trigger item the item descends from (n8n's pairedItem
  * lineage) and of the user's Purchase Reference. The same brief from the same trigger data through
- * the same node is one purchase: every retry, redelivery or re-run replays it. A changed brief, or
+ * the same node is one purchase, whatever its price: every retry, redelivery or re-run replays it. A changed brief, or
  * new trigger data (a schedule's timestamp, another webhook call), is a new purchase; a new
  * Purchase Reference buys the same brief again on purpose. A user's Idempotency Key (e.g. a
  * webhook delivery id) is used as the key itself.
@@ -126,33 +126,36 @@ function legacyKey(store: KeyStore, slot: KeySlot, bodyHash: string): string | u
 }
 
 /**
- * The key for sending `bodyHash` from `slot`. Deterministic: nothing needs to be stored before it
- * is sent, and a crash at any point finds the same key again.
+ * What names a purchase in its key: the canonical body without `expected_credits` (issue 49). The price is not
+ * the purchase: a body re-sent at the live price after a 409 price_drift (which wrote nothing) is the same
+ * purchase, so every price of it goes out under one key, and a later send at any price either replays it or is
+ * refused (409 idempotency_key_reused), never bought a second time. A body without a price hashes as before.
+ */
+export function purchaseHashOf(json: Record<string, unknown>): string {
+	const { expected_credits: _price, ...purchase } = json;
+	return sha256Hex(canonicalJson(purchase));
+}
+
+/**
+ * The key for the purchase `purchaseHash` names (purchaseHashOf, or a multipart body's hash) from `slot`.
+ * Deterministic: nothing needs to be stored before it is sent, and a crash at any point finds the same key
+ * again. `legacyBodyHash` (the whole body's hash, the price included) finds a key a 0.2 execution stored.
  */
 export function idempotencyKeyFor(
 	store: KeyStore,
 	scope: KeyScope,
 	slot: KeySlot,
-	bodyHash: string,
+	purchaseHash: string,
 	override?: string,
+	legacyBodyHash: string = purchaseHash,
 ): string {
 	// The override names the purchase itself (e.g. a webhook delivery id): the service answers a
 	// redelivery with a replay, and a redelivery whose body changed with 409 idempotency_key_reused
-	// instead of a second purchase. A price re-sent after drift has its own (repricedKeyOf).
+	// instead of a second purchase. Every price of the purchase goes out under it too.
 	if (override) return override;
-	const legacy = legacyKey(store, slot, bodyHash);
+	const legacy = legacyKey(store, slot, legacyBodyHash);
 	if (legacy) return legacy;
-	return uuidV5(['v2', scope.workflowId, scope.nodeId, slot.operation, String(slot.itemIndex), bodyHash, scope.origin].join('\u0000'));
-}
-
-/**
- * The key of a purchase re-sent at the live price after a 409 price_drift (Max Credits): derived from the first
- * request's key, never from its own body. A retry sends the first request again, meets the drift again, and
- * re-sends under this same key: at an unchanged price the service replays the purchase; after the live price
- * moved it refuses the new body (409 idempotency_key_reused) instead of selling a second deck.
- */
-export function repricedKeyOf(firstKey: string): string {
-	return uuidV5(['repriced', firstKey].join('\u0000'));
+	return uuidV5(['v2', scope.workflowId, scope.nodeId, slot.operation, String(slot.itemIndex), purchaseHash, scope.origin].join('\u0000'));
 }
 
 /**
@@ -174,6 +177,11 @@ export interface Purchase {
 	 */
 	state: 'bought' | 'unanswered';
 	taskId?: string;
+	/**
+	 * Unanswered only because another request held the key (409 already_in_progress): if it was bought,
+	 * that request bought it, not this execution.
+	 */
+	heldElsewhere?: true;
 }
 
 const PURCHASES_MEMBER = 'deckgenPurchases';
@@ -192,8 +200,11 @@ function purchaseEntries(store: KeyStore): Record<string /* key */, Purchase> {
 /** How one keyed spending request ended, as far as what it may have bought is concerned. */
 export type PurchaseResult =
 	| { kind: 'bought'; taskId?: string }
-	/** No definite answer, and some attempt may have been committed: it may have been bought. */
-	| { kind: 'unanswered' }
+	/**
+	 * No definite answer, and some attempt may have been committed: it may have been bought. `heldElsewhere`:
+	 * only because another request held the key (409 already_in_progress), which made whatever was bought.
+	 */
+	| { kind: 'unanswered'; heldElsewhere?: true }
 	/** The service judged this key and refused it (a refusal is never stored): nothing was bought. */
 	| { kind: 'refused' }
 	/** Nothing could have been bought (e.g. every answer was a 429 before the key was looked at). */
@@ -208,7 +219,9 @@ export function recordPurchase(store: KeyStore, slot: KeySlot, key: string, resu
 			return;
 		case 'unanswered':
 			// A purchase already confirmed (an earlier try got its answer) stays confirmed.
-			if (known?.state !== 'bought') entries[key] = { ...slot, key, state: 'unanswered' };
+			if (known?.state === 'bought') return;
+			// an attempt of this execution that may have bought it stays this execution's
+			entries[key] = { ...slot, key, state: 'unanswered', ...(result.heldElsewhere && (!known || known.heldElsewhere) ? { heldElsewhere: true as const } : {}) };
 			return;
 		case 'refused':
 			if (known?.state === 'unanswered') delete entries[key];

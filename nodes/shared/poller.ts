@@ -334,7 +334,7 @@ function plan(specs: DeckSpec[], start: number): { decks: Deck[]; queues: Queue[
 			notFoundGraceMs: Math.max(0, input.notFoundGraceMs ?? DEFAULT_NOT_FOUND_GRACE_MS),
 		};
 		const schedule = `${spec.intervalMs}\u0000${spec.once ? 0 : spec.maxWaitMs}\u0000${spec.once}`;
-		const key = `${spec.taskId}\u0000${schedule}\u0000${wordsIdOf(spec.words, spec.paths)}\u0000${spec.purchase?.confirmedAt ?? ''}\u0000${spec.notFoundGraceMs}`;
+		const key = `${spec.taskId}\u0000${schedule}\u0000${wordsIdOf(spec.words, spec.paths)}\u0000${spec.purchase?.confirmedAt ?? spec.purchase?.replayedAt ?? ''}\u0000${spec.notFoundGraceMs}`;
 		const existing = byKey.get(key);
 		if (existing) return existing;
 		const deck: Deck = {
@@ -564,6 +564,9 @@ function settle(poller: Poller, deck: Deck, result: CallResult, judgement: Statu
 			delete report.failure;
 			return false;
 		}
+	} else {
+		// any other answer is the deck's news now: an earlier 404 within the grace no longer speaks for it
+		delete report.notFound;
 	}
 	report.failure = failure;
 	if (failure.retryable) return false;

@@ -14,6 +14,7 @@
  * first 16 hex digits of the SHA-256 of what is sent (method, path, key, body), so that a line
  * changed or cut after n8n logged it is refused instead of buying a different deck.
  */
+import { servicePathProblem } from './endpoints';
 import { canonicalJson, sha256Hex } from './idempotency';
 
 export const PURCHASE_MARKER = 'DECKGEN_PURCHASE';
@@ -176,7 +177,7 @@ function validate(record: Record<string, unknown>, source: Source): LoggedPurcha
 	const missing = REQUEST_FIELDS.find((field) => record[field] === undefined || record[field] === '' || record[field] === null);
 	if (missing) return refused(`${noun} has no "${missing}"`, help);
 	if (record.method !== 'POST') return refused(`${noun}'s "method" is ${JSON.stringify(record.method)}, not POST`, help);
-	if (typeof record.path !== 'string' || !/^\/v1\/\S*$/.test(record.path) || record.path.split('/').includes('..')) {
+	if (typeof record.path !== 'string' || servicePathProblem(record.path)) {
 		return refused(`${noun}'s "path" (${JSON.stringify(record.path)}) is not a service path under /v1/`, help);
 	}
 	if (typeof record.idempotencyKey !== 'string') return refused(`${noun}'s "idempotencyKey" is not text`, help);

@@ -97,6 +97,24 @@ function spendGate(call: Call, operation: SpendOperation, credits: number, withL
 	return capRefusal(call.key, credits, call.now) ?? balanceRefusal(call.principal, operation, credits, withLanguages);
 }
 
+/**
+ * The live price of a spending call as sent, for a service that checks the price before the idempotency store
+ * (profile choice `priceCheck: 'before-key'`); undefined where the handler would refuse it for another reason first.
+ */
+export function livePriceOf(routeId: string, call: Call): number | undefined {
+	const { state, principal, body } = call;
+	if (routeId === 'POST /v1/decks') {
+		const languages = (body.additional_languages as string[] | undefined) ?? [];
+		return quoteCreate(state.prices, (body.slide_count as number | undefined) ?? DEFAULT_SLIDE_COUNT, state.limits.freeSlideCap, body.confirm_slide_surcharge === true, languages.length).credits;
+	}
+	const deck = call.params.taskId ? state.decks.visible(call.params.taskId, principal.id) : undefined;
+	if (!deck) return undefined;
+	if (routeId.endsWith('/revisions')) return quoteRevision(state.prices, deck.revisions);
+	if (routeId.endsWith('/translations')) return quoteTranslation(state.prices, ((body.languages as string[] | undefined) ?? []).length);
+	if (routeId.endsWith('/video')) return state.prices.video;
+	return undefined;
+}
+
 export function getCredits(call: Call): Reply {
 	const { key, principal } = call;
 	const cap = key.monthlyCap ?? key.orgKeyCap;

@@ -49,6 +49,14 @@ export interface ProfileChoices {
 	fileLinks: 'api' | 'storage' | 'redirect' | 'api-relative' | 'api-alias';
 	/** The header that marks an idempotent replay (value `true`). */
 	replayHeader: string;
+	/**
+	 * Which a spending POST meets first (the contract orders neither): `after-key` = the idempotency store, then the
+	 * price (a stored key replays its body whatever the live price, and refuses another body, 409
+	 * idempotency_key_reused); `before-key` = the price, then the store (a body at a price no longer live is 409
+	 * price_drift even under a stored key, and only a body at the live price reaches the key). A new key meets the
+	 * price where the handler checks it either way (after the slide cap's and the account's refusals).
+	 */
+	priceCheck: 'after-key' | 'before-key';
 	/** Create fields required beyond `expected_credits`. `title-or-core-message` = at least one of the two. */
 	requiredCreateFields: 'title-or-core-message' | string[];
 	/**
@@ -182,6 +190,7 @@ export const PROFILES = {
 		resultLinks: 'deckUrl',
 		fileLinks: 'api',
 		replayHeader: 'Idempotency-Replayed',
+		priceCheck: 'after-key',
 		requiredCreateFields: 'title-or-core-message',
 		paymentCta: 'top-level',
 		edge429: 'text',
@@ -217,6 +226,7 @@ export const PROFILES = {
 		resultLinks: 'files',
 		fileLinks: 'storage',
 		replayHeader: 'Idempotent-Replayed',
+		priceCheck: 'before-key',
 		requiredCreateFields: ['title', 'audience', 'slide_count'],
 		paymentCta: 'options-only',
 		edge429: 'json',

@@ -7,7 +7,8 @@
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, checkScope } from './auth';
-import type { Call } from './handlers';
+import { livePriceOf, type Call } from './handlers';
+import { priceDrift } from './pricing';
 import { renameRateLimitHeaders, speak } from './dialect';
 import { echoKey, presentedKey } from './echo';
 import { canonicalJson, fingerprint } from './idempotency';
@@ -252,6 +253,12 @@ async function processRequest(ctx: Ctx): Promise<Reply | Replay | 'aborted'> {
 	const print = fingerprint(method, path, canonical);
 	if (route.method === 'POST' && idempotencyKey) {
 		const found = state.idempotency.lookup(principal.id, idempotencyKey, print);
+		if ((found.kind === 'replay' || found.kind === 'reused') && state.profile.priceCheck === 'before-key' && route.spending && typeof body.expected_credits === 'number') {
+			// a service that checks the price before its store answers for a stored key (profile.ts priceCheck); a new
+			// key meets the price where the handler checks it, after the refusals that come first
+			const live = livePriceOf(route.id, { state, key, principal, params, body, parts, idempotencyKey, now: state.now(), headers: req.headers });
+			if (live !== undefined && live !== body.expected_credits) return priceDrift(body.expected_credits, live);
+		}
 		if (found.kind === 'replay') {
 			ctx.record.replayed = true;
 			return { replay: found.reply };

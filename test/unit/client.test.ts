@@ -156,6 +156,15 @@ describe('callService: retries', () => {
 		expect(new Set(snapshots).size).toBe(1);
 	});
 
+	it('issue 49: a 409 already_in_progress is another request holding the key, counted apart from this call\'s own lost attempts', async () => {
+		const inProgress = problem(409, { code: 'conflict', conflictKind: 'already_in_progress', reason: 'already_in_progress', retryable: true, retryAfterMs: 1_000 });
+		const elsewhere = await callService(keyedPost(), options(scripted([inProgress, inProgress, CREATED]).transport, new VirtualTime()));
+		expect(elsewhere).toMatchObject({ uncertainAttempts: 0, heldElsewhere: 2 });
+		expect(elsewhere.lostAttempt).toBeUndefined();
+		const own = await callService(keyedPost(), options(scripted([new TransportError('socket hang up', 'ECONNRESET'), inProgress, CREATED]).transport, new VirtualTime()));
+		expect(own).toMatchObject({ uncertainAttempts: 1, heldElsewhere: 1, lostAttempt: 'no answer: socket hang up' });
+	});
+
 	it('does not sleep after the last attempt', async () => {
 		const { transport, requests } = scripted([S503, S503, S503]);
 		const time = new VirtualTime();

@@ -1,20 +1,13 @@
 /**
  * Issue 42's two small cores, as tables: what a purchase's answer says it cost (shared/charge.ts), and a deck
  * just bought as later readers know it (shared/purchaseFacts.ts): whose purchase an item carries, the grace,
- * the process's recent purchases, and the words.
+ * the process's recent purchases (shared/recentPurchases.ts), and the words (shared/purchaseSentences.ts).
  */
 import { chargeMessage, chargeOf } from '../../nodes/shared/charge';
 import { notFoundGraceOption, notFoundGraceMsOf } from '../../nodes/shared/n8n/justBought';
-import {
-	DEFAULT_NOT_FOUND_GRACE_MS,
-	goneAfterPurchase,
-	notFoundAfterPurchase,
-	notVisibleYetNote,
-	purchaseFactsOf,
-	recentPurchase,
-	rememberPurchase,
-	spanInWords,
-} from '../../nodes/shared/purchaseFacts';
+import { DEFAULT_NOT_FOUND_GRACE_MS, notFoundAfterPurchase, purchaseFactsNow, purchaseFactsOf } from '../../nodes/shared/purchaseFacts';
+import { goneAfterPurchase, notVisibleYetNote, spanInWords } from '../../nodes/shared/purchaseSentences';
+import { recentPurchase, rememberPurchase } from '../../nodes/shared/recentPurchases';
 
 describe('charge: what the service did to the credits', () => {
 	test.each([
@@ -30,7 +23,10 @@ describe('charge: what the service did to the credits', () => {
 	test('each sentence says what the node knows, and never "nothing was charged" of a charge this run may have made', () => {
 		expect(chargeMessage('charged', { operation: 'deck.create', price: 10 })).toBe('Bought: the service charged this deck (10 credits).');
 		expect(chargeMessage('charged', { operation: 'deck.translate', price: 1 })).toBe('Bought: the service charged this translation (1 credit).');
-		expect(chargeMessage('charged', { operation: 'custom.request' })).toBe('Bought: the service charged this purchase.');
+		// a request that states no price: what the node knows, no number it does not (issue 49)
+		expect(chargeMessage('charged', { operation: 'custom.request' })).toBe(
+			'Bought: the service accepted this purchase as a new one (not a replay); the request stated no price (no expected_credits), so what it charged is not known here.',
+		);
 		expect(chargeMessage('replayed', { operation: 'deck.generateVideo' })).toMatch(/^This video was bought before this run, .* charged nothing now\.$/);
 		const lost = chargeMessage('charged_or_replayed', { operation: 'deck.create', price: 10, lostAttempt: "this run's first attempt got no answer (HTTP 504)" });
 		expect(lost).toBe(
@@ -95,5 +91,30 @@ describe('a deck just bought', () => {
 		expect(gone.description).toContain('Idempotency-Key key-1, request id req_1');
 		expect(gone.description).toContain('Do not buy it again.');
 		expect(gone.description).toContain('Recover Purchase');
+	});
+});
+
+describe('issue 49: a replay keeps its purchase time, or says it is not known', () => {
+	const answer = { taskId: 'tsk_1', idempotencyKey: 'k1', requestId: 'req_1' };
+	const now = new Date('2026-11-29T04:00:00.000Z');
+	test.each([
+		['a purchase made now is confirmed now', { ...answer, replayed: false }, undefined, { ...answer, confirmedAt: now.toISOString() }],
+		['a replay of a purchase known here keeps its time', { ...answer, replayed: true }, { ...answer, confirmedAt: '2026-11-28T09:00:00.000Z' }, { ...answer, confirmedAt: '2026-11-28T09:00:00.000Z' }],
+		['a replay of a purchase not known here: when is not known, the replay time kept apart', { ...answer, replayed: true }, undefined, { ...answer, replayedAt: now.toISOString() }],
+		['facts of another key are not this purchase', { ...answer, replayed: true }, { ...answer, idempotencyKey: 'k2', confirmedAt: '2026-11-28T09:00:00.000Z' }, { ...answer, replayedAt: now.toISOString() }],
+	])('%s', (_case, given, earlier, expected) => {
+		expect(purchaseFactsNow(given, earlier, now)).toEqual(expected);
+	});
+
+	test('the sentences of a replay of unknown time never say "bought N ago"', () => {
+		const purchase = { taskId: 'tsk_1', idempotencyKey: 'k1', replayedAt: '2026-11-29T04:00:00.000Z' };
+		const within = notFoundAfterPurchase(purchase, DEFAULT_NOT_FOUND_GRACE_MS, Date.parse('2026-11-29T04:00:30.000Z'));
+		expect(within.withinGrace).toBe(true);
+		expect(notVisibleYetNote('tsk_1', within)).toMatch(/^Deck tsk_1 was bought before this run; when is not known \(the service replayed its purchase 30 s ago\)/);
+		const after = notFoundAfterPurchase(purchase, DEFAULT_NOT_FOUND_GRACE_MS, Date.parse('2026-11-29T04:10:00.000Z'));
+		expect(goneAfterPurchase('tsk_1', after).message).toBe(
+			'Deck tsk_1 was bought before this run; when is not known (the service replayed its purchase 10 min ago), but the service does not show it (404 not_found)',
+		);
+		expect(purchaseFactsOf({ purchase }, 'tsk_1')).toEqual(purchase);
 	});
 });

@@ -10,9 +10,12 @@
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
+import { canonicalJson } from '../../shared/idempotency';
 import { journalRow } from '../../shared/purchaseRecord';
 import { purchaseRecordOf } from '../../shared/n8n/purchaseLog';
 import type { EmittedItem } from '../../shared/n8n/item';
+import { purchaseKey } from './keyedSend';
+import type { ItemContext, MutationRequest } from './request';
 
 export interface RecordedRequest {
 	operation: string;
@@ -40,4 +43,14 @@ export function recordedItem(ctx: IExecuteFunctions, itemIndex: number, request:
 	const body = JSON.parse(request.bytes.toString('utf8')) as Record<string, unknown>;
 	const record = purchaseRecordOf(ctx, { method: 'POST', path: request.path, idempotencyKey: request.idempotencyKey, body }, { operation: request.operation, item: itemIndex });
 	return { output: 0, json: journalRow(record) as unknown as IDataObject };
+}
+
+/**
+ * Record Without Sending (issue 44): the purchase this item would send, as the journal's row, with the
+ * key and the bytes a send would use (./keyedSend.ts purchaseKey), shaped by recordedItem above. Nothing is sent.
+ */
+export function recordWithoutSending(item: ItemContext, request: MutationRequest, origin: string): EmittedItem {
+	const bytes = request.json ? Buffer.from(canonicalJson(request.json)) : undefined;
+	const key = bytes ? purchaseKey(item, request, request.json, bytes, origin) : '';
+	return recordedItem(item.ctx, item.itemIndex, { operation: request.operation, path: request.path, bytes, idempotencyKey: key, maxCredits: request.options.maxCredits });
 }

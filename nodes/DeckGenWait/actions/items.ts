@@ -8,7 +8,7 @@ import { describeLinks, putDeckLinks } from '../../shared/links';
 import { failureDescription, failureMessage } from '../../shared/n8n/errors';
 import { errorJson } from '../../shared/n8n/item';
 import { DEFAULT_MAX_WAIT_MS, type DeckReport, type DeckSpec } from '../../shared/poller';
-import { goneAfterPurchase, notVisibleYetNote, spanInWords } from '../../shared/purchaseFacts';
+import { goneAfterPurchase, notVisibleYetNote, spanInWords } from '../../shared/purchaseSentences';
 import { recordSaid } from '../../shared/status';
 import type { ServiceFailure } from '../../shared/problem';
 import type { Placed, WaitOptions } from './node.type';
@@ -27,7 +27,8 @@ export interface LoopBound {
 
 export function loopBound(input: IDataObject, spec: DeckSpec, options: WaitOptions, checkedAt: number): LoopBound {
 	const maxWaitMs = options.maxWaitMinutes !== undefined ? options.maxWaitMinutes * 60_000 : DEFAULT_MAX_WAIT_MS;
-	if (spec.purchase) return { waitingSince: spec.purchase.confirmedAt, from: 'purchase', maxWaitMs, checkedAt };
+	// a replay whose purchase time is not known counts from its first check, as an item without a purchase
+	if (spec.purchase?.confirmedAt) return { waitingSince: spec.purchase.confirmedAt, from: 'purchase', maxWaitMs, checkedAt };
 	const carried = input.taskId === spec.taskId && typeof input.waitingSince === 'string' && !Number.isNaN(Date.parse(input.waitingSince)) ? input.waitingSince : undefined;
 	if (carried) return { waitingSince: carried, from: 'first check', maxWaitMs, checkedAt };
 	return { waitingSince: new Date(checkedAt).toISOString(), from: 'first check', maxWaitMs, checkedAt };

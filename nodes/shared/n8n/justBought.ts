@@ -6,15 +6,9 @@
 import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeProperties, type JsonObject } from 'n8n-workflow';
 
 import type { ServiceFailure } from '../problem';
-import {
-	DEFAULT_NOT_FOUND_GRACE_MS,
-	goneAfterPurchase,
-	notFoundAfterPurchase,
-	notVisibleYetNote,
-	purchaseFactsOf,
-	recentPurchase,
-	type PurchaseFacts,
-} from '../purchaseFacts';
+import { DEFAULT_NOT_FOUND_GRACE_MS, notFoundAfterPurchase, purchaseFactsOf, type PurchaseFacts } from '../purchaseFacts';
+import { goneAfterPurchase, notVisibleYetNote } from '../purchaseSentences';
+import { recentPurchase } from '../recentPurchases';
 import { toNodeApiError } from './errors';
 
 export const notFoundGraceOption: INodeProperties = {

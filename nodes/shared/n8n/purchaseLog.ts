@@ -11,7 +11,8 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { PurchaseResult } from '../idempotency';
+import { CHARGE_LOG, type Charge } from '../charge';
+import { MAY_HAVE_BEEN_BOUGHT, type KeySlot, type PurchaseResult } from '../idempotency';
 import { purchaseLogLine, purchaseRecord, titleOf, type PurchaseOrigin, type PurchaseRecord, type PurchaseRequest } from '../purchaseRecord';
 
 /** n8n keeps a custom data value up to 512 characters (n8n-core `setWorkflowExecutionMetadata`). */
@@ -103,5 +104,37 @@ export function notePurchaseResult(ctx: IExecuteFunctions, key: string, result: 
 	else if (known.state === 'sending') {
 		noted.delete(key);
 		writeCustomData(ctx, noted);
+	}
+}
+
+/**
+ * What came of every purchase goes to n8n's log when its answer is in (the line written before it
+ * was sent is above), so that an administrator can find the decks after
+ * any crash, whatever the execution saved. Never the API key: only ids n8n and the service gave,
+ * and the idempotency key (which replays, never buys).
+ */
+export function logPurchase(ctx: IExecuteFunctions, slot: KeySlot, key: string, purchase: PurchaseResult, charge: Charge | undefined, mask: (text: string) => string): void {
+	if (purchase.kind !== 'bought' && purchase.kind !== 'unanswered') return;
+	const meta = {
+		workflowId: ctx.getWorkflow().id ?? '',
+		executionId: ctx.getExecutionId(),
+		node: ctx.getNode().name,
+		operation: slot.operation,
+		itemIndex: slot.itemIndex,
+		runIndex: slot.runIndex,
+		idempotencyKey: mask(key),
+	};
+	// In the message itself: n8n's default console format prints the message alone.
+	const where = `(Idempotency-Key ${mask(key)}; workflow ${meta.workflowId || '(unsaved)'}, execution ${meta.executionId}, node ${JSON.stringify(meta.node)}, item ${slot.itemIndex})`;
+	if (purchase.kind === 'bought') {
+		const said = charge && charge !== 'none' ? charge : 'charged';
+		ctx.logger.info(`Deck Generator: ${CHARGE_LOG[said]}, taskId ${purchase.taskId ?? '(none in the answer)'} ${where}`, {
+			...meta,
+			taskId: purchase.taskId,
+			charge: said,
+			replayed: said === 'replayed',
+		});
+	} else {
+		ctx.logger.warn(`Deck Generator: purchase sent without a definite answer: it ${MAY_HAVE_BEEN_BOUGHT} ${where}`, meta);
 	}
 }

@@ -52,7 +52,7 @@ const REPLAYS =
 export const TOOL_DESCRIPTIONS: Record<string, string> = {
 	'account.getCredits': `Read the Deck Generator account's credit balance and who the API key belongs to. Spends nothing. ${NORMAL_ANSWER}`,
 	'deck.create': `Buy a new slide deck from a brief (title, core message, audience, slide count). ${SPENDS} The answer comes at once with a taskId, but the deck is not ready yet. Then call Get Status with that taskId. ${POLL_ADVICE} On succeeded, hand the person deckUrl. ${REPLAYS} A slide count above the free cap may need a surcharge, which only the person who pays may accept: set confirmSlideSurcharge true only once they accepted the higher price, or where a person reviews every call of this tool before it runs (n8n's human review). ${NORMAL_ANSWER}`,
-	'deck.getStatus': `Read the state of a deck bought with Create, by its taskId. Spends nothing. state is running (ask again later), succeeded (the deck is ready: hand the person deckUrl; deckUrlNeedsSignIn says whether opening it needs signing in to the service) or failed (tell the person). ${POLL_ADVICE} An unknown taskId answers outcome error with code not_found. ${NORMAL_ANSWER}`,
+	'deck.getStatus': `Read the state of a deck bought with Create, by its taskId. Spends nothing. state is running (ask again later), succeeded (the deck is ready: hand the person deckUrl; deckUrlNeedsSignIn says whether opening it needs signing in to the service) or failed (tell the person). ${POLL_ADVICE} A taskId the service does not show answers outcome error with code not_found, and says when asking again in a minute helps. ${NORMAL_ANSWER}`,
 	'deck.download': `Fetch a finished deck's file by its taskId. Spends nothing. The file itself cannot reach you (n8n drops files from tool answers): the answer carries deckUrl, the link to hand the person. ${NORMAL_ANSWER}`,
 	'deck.recover': `Get back a deck bought in an n8n execution that n8n lost, from the line n8n's log kept of that purchase (it reads "Deck Generator: sending purchase … DECKGEN_PURCHASE {…}"): loggedPurchase is that whole line, unchanged. The purchase is sent again with its own Idempotency-Key and body, so the service replays it and charges nothing (only if the first request never reached the service is the deck bought now, once). ${NEEDS_A_PERSON} The answer has the deck's taskId: call Get Status with it. ${POLL_ADVICE} ${NORMAL_ANSWER}`,
 	'deck.revise': `Buy a new version of a finished deck from instructions, by its taskId. ${SPENDS} The included revision round costs 0. The new version takes time like a new deck: poll Get Status with the taskId. ${POLL_ADVICE} ${NORMAL_ANSWER}`,
@@ -311,7 +311,13 @@ function nextStep(node: INode, facts: IDataObject): string | undefined {
 			if (typeof facts.endpointSetting === 'string') {
 				return `Either this service takes this operation at another path (only a person can fix that, in the Deck Generator credential's ${facts.endpointSetting} field in n8n) or, if it names a deck, no deck with that ${taskId} exists for this account. Calling again with the same arguments gives the same answer.`;
 			}
-			return `No deck with that ${taskId} exists for this account: use the taskId that Create returned. Calling again with the same ${taskId} gives the same answer.`;
+			// The grace for a deck just bought is this process's memory (justBought.ts): a purchase made on another
+			// worker, or before a restart, is not known here. So not "no such deck": what a model can act on (issue 49).
+			return (
+				`The service does not show a deck with that ${taskId} to this account, and this n8n process knows no purchase of it. ` +
+				`If Create returned it in the last few minutes, it may not be visible yet (a deck just bought can take a moment; a purchase made on another n8n worker or before a restart is not known here): call again in a minute. ` +
+				`If it still is not shown after five minutes, or the taskId did not come from Create with this account, it is not this account's deck: use the taskId that Create returned.`
+			);
 		}
 		case 'unauthorized':
 			return 'The service refused the API key (wrong or revoked). Only a person can fix it, in the Deck Generator credential in n8n; calling again does not help.';

@@ -4,7 +4,7 @@
  * owner switched on Buy Without Review on that node, up to a Credit Limit per Execution. Anywhere
  * else (a paying tool connected straight to an AI Agent, an MCP Server Trigger, any n8n 1.x) the call
  * buys nothing and the model is told to ask a person. Decided here, for every spending request of a
- * tool call, before anything is sent (send.ts `sendOnce` calls `admitToolPurchase`); nothing changes
+ * tool call, before anything is sent (keyedSend.ts `sendOnce` calls `admitToolPurchase`); nothing changes
  * for the node's regular (non-tool) runs.
  *
  * How a reviewed call is told apart, read from n8n 2.41.1:

@@ -166,8 +166,8 @@ describe('Typed fields from expressions, and the Create form', () => {
 			const posts = deckPosts(before);
 			expect(posts.map((p) => p.status)).toEqual([409, sim.profile.createStatus]);
 			expect(posts[1].bodySha256).toBe(sentAs({ expected_credits: 28, title: 'Q3 review' }));
-			// the refused body wrote nothing, so the re-sent one has its own key
-			expect(posts[0].idempotencyKey).not.toBe(posts[1].idempotencyKey);
+			// the price is not the purchase (issue 49): the refused body wrote nothing, and the re-sent one goes under its key
+			expect(posts[0].idempotencyKey).toBe(posts[1].idempotencyKey);
 			expect(sim.ledger.charges.filter((c) => c.principalId === principalId).map((c) => c.credits)).toEqual([28]);
 			expect(sim.control.balanceOf(key)).toBe(472);
 		});
@@ -183,7 +183,8 @@ describe('Typed fields from expressions, and the Create form', () => {
 			const { key, principalId } = sim.control.createAccount({ balance: 500, subscriber: true });
 			const saved = deckWorkflow({ resource: 'deck', operation: 'create', expectedCredits: 0, title: 'Q3 review', options: { maxCredits: 30 } });
 			expect(jsonOf((await runWith(sim, saved, key, [{}])).output('Success'))[0]).toMatchObject({ repricedFrom: 0 });
-			const both = deckWorkflow({ resource: 'deck', operation: 'create', expectedCredits: 0, title: 'Q3 review', maxCredits: 20, options: { maxCredits: 30 } });
+			// another deck (the same one would be that purchase again, replayed whatever Max Credits says)
+			const both = deckWorkflow({ resource: 'deck', operation: 'create', expectedCredits: 0, title: 'Q3 review, again', maxCredits: 20, options: { maxCredits: 30 } });
 			expect(jsonOf((await runWith(sim, both, key, [{}])).output('Client Action'))[0]).toMatchObject({ outcome: 'price_drift' });
 			expect(sim.ledger.charges.filter((c) => c.principalId === principalId).map((c) => c.credits)).toEqual([28]);
 		});

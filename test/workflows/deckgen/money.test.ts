@@ -87,7 +87,10 @@ describe('Issue 42: what a purchase says it cost is what the service charged', (
 		const again = await runWith(sim, workflow, key, [brief({ title: 'Bought once' })]);
 		const [item] = successOf(again);
 		expect(item).toMatchObject({ taskId: first.taskId, charge: 'replayed', replayed: true });
-		expect(item.message).toBe('This deck was bought before this run, with the same Idempotency-Key: the service replayed that purchase and charged nothing now.');
+		// the first purchase's time, which this process knows (issue 49): a replay is not a purchase made now
+		const boughtAt = (first.purchase as { confirmedAt: string }).confirmedAt;
+		expect(item.purchase).toEqual({ taskId: first.taskId, idempotencyKey: first.idempotencyKey, requestId: item.requestId, confirmedAt: boughtAt });
+		expect(item.message).toBe(`This deck was bought before this run (at ${boughtAt}), with the same Idempotency-Key: the service replayed that purchase and charged nothing now.`);
 		expect(chargesOf(principalId)).toHaveLength(1);
 		expect(logLine(again, 'purchase replayed (bought before this run, nothing charged now)')).toContain(String(first.taskId));
 	});
@@ -153,13 +156,20 @@ describe('Issue 42: what a purchase says it cost is what the service charged', (
 		// the same trigger data again (a retry, an editor re-run): the same drift, the same re-sent purchase, replayed
 		const [again] = successOf(await runWith(sim, workflow, key, input));
 		expect(again).toMatchObject({ taskId: first.taskId, charge: 'replayed', repricedFrom: 0, idempotencyKey: first.idempotencyKey });
-		// the live price moves; a retry meets the new one: refused, nothing bought, and the deck named as not lost
+		// the live price moves; a retry meets the new one: never a second deck. A service that looks the key up first
+		// holds it with the body at 10, which this process knows: sent at 10, replayed. One that checks the price
+		// first refuses 10 as no longer live and the live price under the key: refused, the deck named as not lost.
 		sim.control.driftPrice(2, 'create');
 		try {
 			const moved = await runWith(sim, continueErrorOutput(workflow), key, input);
-			const [error] = jsonOf(moved.output('Errors'));
-			expect(error.error).toMatchObject({ message: 'This purchase was already made, when the live price was another: nothing was bought now', idempotencyKey: first.idempotencyKey });
-			expect(String(error.message)).toContain('Recover Purchase with the line n8n logged');
+			if (sim.profile.priceCheck === 'after-key') {
+				const [replayed] = successOf(moved);
+				expect(replayed).toMatchObject({ taskId: first.taskId, charge: 'replayed', idempotencyKey: first.idempotencyKey });
+			} else {
+				const [error] = jsonOf(moved.output('Errors'));
+				expect(error.error).toMatchObject({ message: 'This purchase was already made, when the live price was another: nothing was bought now', idempotencyKey: first.idempotencyKey });
+				expect(String(error.message)).toContain('Recover Purchase with the line n8n logged');
+			}
 			expect(chargesOf(principalId)).toHaveLength(1);
 		} finally {
 			sim.control.driftPrice(-2, 'create');
@@ -183,9 +193,16 @@ describe('Issue 42: what a purchase says it cost is what the service charged', (
 		const input = [{ taskId: deck.taskId, instructions: 'Shorter', expected_credits: 0 }];
 		const [bought] = successOf(await runWith(sim, revise, key, input));
 		expect(bought).toMatchObject({ charge: 'charged', replayed: false, message: 'Bought: the service charged this revision (0 credits).' });
-		const [again] = successOf(await runWith(sim, revise, key, input));
-		expect(again).toMatchObject({ charge: 'replayed', replayed: true });
-		expect(again.message).toContain('This revision was bought before this run');
+		const again = await runWith(sim, revise, key, input);
+		if (sim.profile.priceCheck === 'after-key') {
+			const [replayed] = successOf(again);
+			expect(replayed).toMatchObject({ charge: 'replayed', replayed: true });
+			expect(replayed.message).toContain('This revision was bought before this run');
+		} else {
+			// the included revision is bought; the next one costs 8, and a service that checks the price first refuses 0
+			const [refused] = jsonOf(again.output(DECK_NODE, 2));
+			expect(refused).toMatchObject({ outcome: 'price_drift', charge: 'none' });
+		}
 		expect(chargesOf(principalId)).toHaveLength(1);
 	});
 

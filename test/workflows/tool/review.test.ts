@@ -261,6 +261,29 @@ describe('a paying tool needs a person, or the owner’s allowance', () => {
 		expect(sim.control.balanceOf(key)).toBe(50);
 	});
 
+	test('issue 49: a purchase another execution holds the key of (409 already_in_progress, then the replay) is not counted against this execution\'s limit', async () => {
+		// its own simulator: a 409 already_in_progress asks for 50 ms, so the tool's retries outlast the other request
+		const held = await start({ seed: 3849, clock: { manual: true }, limits: { retryAfterMs: 50 } });
+		try {
+			const { key, principalId } = held.control.createAccount({ balance: 100, subscriber: true });
+			// run 0 of either execution is one purchase (the same key), run 1 another deck
+			const node = createFromItem({ buyWithoutReview: true, creditLimitPerExecution: 10 }, { options: { idempotencyKey: '={{ "held-deck-" + $runIndex }}', maxRetryWaitSeconds: 1 } });
+			held.control.setFaults([{ method: 'POST', path: '/v1/decks', kind: 'latency', latencyMs: 150, times: 1 }]);
+			const other = callTool(held, node, deckBrief({ title: 'Held elsewhere' }), key);
+			while (held.ledger.requests.filter((r) => r.method === 'POST').length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+			const { answers } = await twoCalls(held, node, [deckBrief({ title: 'Held elsewhere' })], key, 'two runs');
+			const first = (await other).answer[0];
+			expect(first).toMatchObject({ outcome: 'success', charge: 'charged' });
+			expect(held.ledger.requests.filter((r) => r.method === 'POST').map((r) => r.status)).toContain(409);
+			// this execution's run 0 is told it replayed the other's purchase; its limit of 10 still buys run 1's deck
+			expect(answers[0]).toMatchObject({ outcome: 'success', charge: 'replayed', taskId: first.taskId });
+			expect(answers[1]).toMatchObject({ outcome: 'success', charge: 'charged' });
+			expect(held.ledger.charges.filter((charge) => charge.principalId === principalId)).toHaveLength(2);
+		} finally {
+			await held.close();
+		}
+	});
+
 	test('Recover Purchase and a POST Custom Request: the same rule', async () => {
 		const { key } = sim.control.createAccount({ balance: 100, subscriber: true });
 		const taskId = sim.control.seedDeck({ key, durationMs: 0, outcome: 'succeeded' });

@@ -92,7 +92,7 @@ describe('as an AI tool', () => {
 
 		const again = await callTool(sim, node, brief(), key);
 		expect(again.answer[0]).toMatchObject({ outcome: 'success', taskId: bought.taskId, charge: 'replayed', replayed: true });
-		expect(String(again.answer[0].message)).toMatch(/^Deck \S+: This deck was bought before this run, with the same Idempotency-Key: the service replayed that purchase and charged nothing now\./);
+		expect(String(again.answer[0].message)).toMatch(/^Deck \S+: This deck was bought before this run \(at \S+Z\), with the same Idempotency-Key: the service replayed that purchase and charged nothing now\./);
 		expect(sim.control.balanceOf(key)).toBe(90);
 	});
 
@@ -102,7 +102,7 @@ describe('as an AI tool', () => {
 		const bought = (await callTool(sim, node, brief(), key)).answer[0];
 		const again = (await callTool(sim, node, brief(), key)).answer[0];
 		expect(again).toMatchObject({ taskId: bought.taskId, charge: 'replayed', replayed: true });
-		expect(String(again.message)).toMatch(/This deck was bought before this run, with the same Idempotency-Key: the service replayed that purchase and charged nothing now\./);
+		expect(String(again.message)).toMatch(/This deck was bought before this run \(at \S+Z\), with the same Idempotency-Key: the service replayed that purchase and charged nothing now\./);
 		expect(sim.control.balanceOf(key)).toBe(90);
 
 		const another = (await callTool(sim, node, brief({ purchaseReference: 'second copy' }), key)).answer[0];
@@ -275,7 +275,8 @@ describe('a replay in an ordinary workflow', () => {
 			taskId: first[0].taskId,
 			charge: 'replayed',
 			replayed: true,
-			message: 'This deck was bought before this run, with the same Idempotency-Key: the service replayed that purchase and charged nothing now.',
+			// the first purchase's time, which this process knows (issue 49)
+			message: `This deck was bought before this run (at ${String((first[0].purchase as { confirmedAt: string }).confirmedAt)}), with the same Idempotency-Key: the service replayed that purchase and charged nothing now.`,
 		});
 		expect(sim.control.balanceOf(key)).toBe(90);
 	});

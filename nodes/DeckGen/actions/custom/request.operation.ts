@@ -1,5 +1,6 @@
 import { NodeOperationError, updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
+import { servicePathProblem } from '../../../shared/endpoints';
 import { customRequestOptions, optionsCollection, readOptions, wholeNumberOf } from '../common';
 import type { Operation } from '../node.type';
 import { sendMutation, sendRead, type ItemContext } from '../send';
@@ -47,10 +48,11 @@ const PATH_PATTERN = /^\/v1\/[A-Za-z0-9._~%!$&'()*+,;=:@/-]*(\?[^#\s]*)?$/;
 
 function readPath(item: ItemContext): string {
 	const path = String(item.ctx.getNodeParameter('path', item.itemIndex, '')).trim();
-	if (!PATH_PATTERN.test(path) || path.split('/').includes('..')) {
+	const problem = PATH_PATTERN.test(path) ? servicePathProblem(path) : 'must start with /v1/ and hold only the characters of a URL path';
+	if (problem) {
 		throw new NodeOperationError(item.ctx.getNode(), `Path "${path}" is not a service path`, {
 			itemIndex: item.itemIndex,
-			description: 'Give a path under the base URL that starts with /v1/, e.g. /v1/credits.',
+			description: `The path ${problem}. Give a path under the base URL that starts with /v1/, e.g. /v1/credits; nothing was sent.`,
 		});
 	}
 	return path;

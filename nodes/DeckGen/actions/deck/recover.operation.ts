@@ -1,6 +1,7 @@
 import { NodeOperationError, updateDisplayOptions, type INodeProperties, type NodeError } from 'n8n-workflow';
 
 import { callOptions, optionsCollection, readOptions } from '../common';
+import { CancelledError } from '../../../shared/client';
 import type { EmittedItem } from '../../../shared/n8n/item';
 import { PURCHASE_MARKER, readJournalRow, readLoggedPurchase, titleOf, type JournalReading, type PurchaseRecord } from '../../../shared/purchaseRecord';
 import { journalItem, journalSimplifyOption } from '../journal';
@@ -91,9 +92,9 @@ function explained(error: NodeError, record: PurchaseRecord): NodeError {
 	if (!String(error.context?.reason ?? '').includes('idempotency_key_reused')) return error;
 	error.message = `The service holds another request under Idempotency-Key ${record.idempotencyKey}: nothing was bought`;
 	error.description =
-		`The logged line is whole and unchanged, but the service stored a different body under its key: the same purchase was made with another body ` +
-		`(a price re-sent within Max Credits, by a run that met another live price; or an Idempotency Key of yours given to two different requests). ` +
-		`Look in the log for the other line with this Idempotency-Key and recover that one. ${error.description ?? ''}`.trim();
+		`The logged line is whole and unchanged, but the service stored a different body under its key: the same purchase was bought at another price ` +
+		`(every price of one purchase goes out under one key; the price was re-sent within Max Credits), or an Idempotency Key of yours was given to two different requests. ` +
+		`Look in the log for the other line with this Idempotency-Key (the one at the price it was bought, usually logged right after this one) and recover that one: it replays the deck without a charge. ${error.description ?? ''}`.trim();
 	return error;
 }
 
@@ -115,7 +116,8 @@ export async function execute(item: ItemContext) {
  * (docs/at-scale.md). A key the service holds with another body is said of the row, not of a logged line.
  */
 function withRow(error: NodeError, rowId: number | string | undefined): NodeError {
-	if (rowId === undefined) return error;
+	// a cancellation (or anything that is not n8n's error) goes on as it is: the runner knows it by its class
+	if (rowId === undefined || !(error instanceof Error) || typeof (error as Partial<NodeError>).context !== 'object' || error instanceof CancelledError) return error;
 	error.context.rowId = rowId;
 	if (String(error.context?.reason ?? '').includes('idempotency_key_reused')) {
 		error.description =
@@ -138,6 +140,7 @@ async function recovered(item: ItemContext, record: PurchaseRecord): Promise<Emi
 			// The logged key, and no re-send at another price: a recovery never changes the request.
 			options: { idempotencyKey: record.idempotencyKey, retry, concurrency },
 			requiredMember: record.operation === 'deck.create' ? 'taskId' : undefined,
+			asRecorded: true,
 		});
 	} catch (error) {
 		throw explained(error as NodeError, record);
