@@ -119,7 +119,7 @@ describe('the panels a person meets (node version 1.1, and 1 as saved workflows 
 		expect(notice.type).toBe('notice');
 		expect(notice.displayName).toMatch(/may ask for a Title or a Core Message/);
 		const expected = deckGen.properties.find((p) => p.name === 'expectedCredits' && p.displayOptions?.show?.operation?.includes('create'))!;
-		expect(expected.hint).toMatch(/Send 0: .*live price.*nothing is charged/);
+		expect(expected.hint).toMatch(/Send 0 with Max Credits 0: .*live price.*nothing is charged.*With Max Credits above 0, the node buys/);
 	});
 
 	test('a 400/422 on Create names each body field by a label the form shows', () => {
