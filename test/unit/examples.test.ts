@@ -225,8 +225,11 @@ function unboundedLoops(wf: Workflow): string[] {
 		if (!exits.length || exits.some((exit) => reachable(wf, [exit]).has(check.name))) problems.push(`${ifName}: its true output does not leave the loop`);
 		if (!reachable(wf, targetsOf(wf, ifName, 1)).has(check.name)) problems.push(`${ifName}: its false output does not come back to ${check.name}`);
 	}
+	// n8n's Loop Over Items ends with its items: a cycle through it is bounded (the sweeper delivers one deck at a time)
+	const loops = onCycle.filter((n) => n.type === 'n8n-nodes-base.splitInBatches');
+	const onLoop = (n: Node, around: Node[]) => around.some((other) => reachable(wf, [other.name]).has(n.name) && reachable(wf, [n.name]).has(other.name));
 	for (const n of onCycle) {
-		if (!checks.some((check) => reachable(wf, [check.name]).has(n.name) && reachable(wf, [n.name]).has(check.name))) problems.push(`${n.name}: on a loop without a Check Once`);
+		if (!onLoop(n, checks) && !onLoop(n, loops)) problems.push(`${n.name}: on a loop without a Check Once`);
 	}
 	return problems;
 }

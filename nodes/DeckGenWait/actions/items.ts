@@ -99,7 +99,8 @@ export function itemFor(
 
 /**
  * What a simplified item keeps, in this order: the deck, its link, the file, why it failed or was not
- * read, and the purchase journal's row it came from (Recover Purchase's `rowId`: issue 44).
+ * read, and the purchase journal's row it came from (Recover Purchase's `rowId`: issue 44) and its
+ * purchase's key (`idempotencyKey`, by which the journal claims it: issue 51).
  */
 const SIMPLE_FIELDS = [
 	'taskId', 'status', 'state', 'statusNote', 'outcome', 'deckUrl',
@@ -107,7 +108,7 @@ const SIMPLE_FIELDS = [
 	'purchase', 'waitingSince', 'pastMaxWait',
 	'fileName', 'mimeType', 'fileSize', 'downloadError',
 	'error', 'detail', 'code', 'httpCode', 'reason', 'description', 'requestId', 'lastError',
-	'rowId',
+	'rowId', 'idempotencyKey',
 ] as const;
 
 /** Repeated by the binary's own metadata when the file is attached. */
