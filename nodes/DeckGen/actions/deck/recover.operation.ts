@@ -103,12 +103,16 @@ export async function execute(item: ItemContext) {
 	const fromRow = ctx.getNodeParameter('purchaseFrom', itemIndex, 'line') === 'row';
 	const reading: JournalReading = fromRow ? readJournalRow(ctx.getInputData()[itemIndex]?.json) : readLoggedPurchase(ctx.getNodeParameter('loggedPurchase', itemIndex, '') as unknown);
 	const { rowId } = reading;
-	if (!reading.ok) throw withRow(new NodeOperationError(ctx.getNode(), reading.message, { itemIndex, description: reading.description }), rowId);
+	if (!reading.ok) {
+		// the key as the row holds it, edited or not: the workflow marks the row by it
+		const rowKey = fromRow ? (ctx.getInputData()[itemIndex]?.json as { idempotencyKey?: unknown } | undefined)?.idempotencyKey : undefined;
+		throw withRow(new NodeOperationError(ctx.getNode(), reading.message, { itemIndex, description: reading.description }), rowId, typeof rowKey === 'string' && rowKey ? rowKey : undefined, false);
+	}
 	const row = { rowId, idempotencyKey: reading.record.idempotencyKey };
 	try {
 		return journalItem(await recovered(item, reading.record), row, ctx.getNodeParameter('options.simplify', itemIndex, false) === true);
 	} catch (error) {
-		throw withRow(error as NodeError, rowId, reading.record.idempotencyKey);
+		throw withRow(error as NodeError, rowId, reading.record.idempotencyKey, true);
 	}
 }
 
@@ -119,8 +123,8 @@ export async function execute(item: ItemContext) {
  * that could not be read (edited, cut) was sent by nobody now, but may have been by its first run: not proof.
  * A key the service holds with another body is said of the row, not of a logged line.
  */
-function withRow(error: NodeError, rowId: number | string | undefined, idempotencyKey?: string): NodeError {
-	error.context.neverBought = idempotencyKey !== undefined && provesNeverBought(error.context);
+function withRow(error: NodeError, rowId: number | string | undefined, idempotencyKey: string | undefined, sent: boolean): NodeError {
+	error.context.neverBought = sent && provesNeverBought(error.context);
 	if (idempotencyKey !== undefined) error.context.idempotencyKey = idempotencyKey;
 	if (rowId === undefined) return error;
 	error.context.rowId = rowId;
