@@ -31,6 +31,7 @@ interface Node {
 	executeOnce?: boolean;
 	notes?: string;
 	notesInFlow?: boolean;
+	onError?: string;
 }
 interface Workflow {
 	name: string;
