@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { NodeHelpers, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers, Workflow as WorkflowRunner, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 
 import { DeckGen } from '../../nodes/DeckGen/DeckGen.node';
 import { operations } from '../../nodes/DeckGen/actions/router';
@@ -487,7 +487,7 @@ describe('the purchase journal (issue 51)', () => {
 
 	test('the sweeper stops re-sending at the row age its settings give (23 hours: below Stripe’s 24), ends the row `stopped` and names its row and key to a person', () => {
 		const settings = (byName(sweeper, 'Sweeper settings').parameters.assignments as { assignments: Array<{ name: string; value: unknown }> }).assignments;
-		expect(Object.fromEntries(settings.map((a) => [a.name, a.value]))).toEqual({ overdueAfterMinutes: 60, resendForHours: 23 });
+		expect(Object.fromEntries(settings.map((a) => [a.name, a.value]))).toMatchObject({ overdueAfterMinutes: 60, resendForHours: 23 });
 		const [bound] = targetsOf(sweeper, 'Journal: overdue rows');
 		expect(ifReads(byName(sweeper, bound), 'resendForHours') && ifReads(byName(sweeper, bound), '$json.createdAt')).toBe(true);
 		expect(targetsOf(sweeper, bound, 0)).toEqual(['Journal: take over']);
@@ -498,6 +498,37 @@ describe('the purchase journal (issue 51)', () => {
 		// a row stopped (or ended) is never read as overdue again
 		const overdue = conditionsOf(byName(sweeper, 'Journal: overdue rows')).filter((c) => c.keyName === 'outcome' && c.condition === 'neq').map((c) => c.keyValue);
 		expect(overdue.sort()).toEqual(['delivered', ...ENDS].sort());
+	});
+
+	test('on n8n 1.x’s default SQLite (one shared connection, where a claim does not hold) the sweeper refuses to run and says why; elsewhere it runs', () => {
+		const settings = (byName(sweeper, 'Sweeper settings').parameters.assignments as { assignments: Array<{ name: string; value: string }> }).assignments;
+		const claimHolds = settings.find((a) => a.name === 'claimHolds')!.value;
+		// the expression as n8n evaluates it, under each environment
+		const evaluate = (env: Record<string, string | undefined>) => {
+			const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+			Object.assign(process.env, env);
+			for (const [name, value] of Object.entries(env)) if (value === undefined) delete process.env[name];
+			try {
+				const nodeTypes = { getByName: () => ({}), getByNameAndVersion: () => ({ description: { properties: [], inputs: ['main'], outputs: ['main'] } }), getKnownTypes: () => ({}) };
+				const wf = new WorkflowRunner({ nodes: [{ id: '1', name: 'A', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }], connections: {}, active: false, nodeTypes: nodeTypes as never });
+				return wf.expression.getParameterValue(claimHolds, { resultData: { runData: {} } } as never, 0, 0, 'A', [{ json: {} }], 'manual', {});
+			} finally {
+				for (const [name, value] of Object.entries(saved)) if (value === undefined) delete process.env[name];
+				else process.env[name] = value;
+			}
+		};
+		const open = { N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false' };
+		expect(evaluate({ ...open, DB_TYPE: undefined, DB_SQLITE_POOL_SIZE: undefined })).toBe(false);
+		expect(evaluate({ ...open, DB_TYPE: 'sqlite', DB_SQLITE_POOL_SIZE: '0' })).toBe(false);
+		expect(evaluate({ ...open, DB_TYPE: 'sqlite', DB_SQLITE_POOL_SIZE: '3' })).toBe(true);
+		expect(evaluate({ ...open, DB_TYPE: 'postgresdb', DB_SQLITE_POOL_SIZE: undefined })).toBe(true);
+		// n8n 2.x keeps $env from expressions by default (and pools SQLite): it runs
+		expect(evaluate({ N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true', DB_TYPE: undefined, DB_SQLITE_POOL_SIZE: undefined })).toBe(true);
+		const [gate] = targetsOf(sweeper, 'Sweeper settings');
+		expect(ifReads(byName(sweeper, gate), '$json.claimHolds')).toBe(true);
+		expect(targetsOf(sweeper, gate, 0)).toEqual(['Journal: overdue rows']);
+		const [stop] = targetsOf(sweeper, gate, 1);
+		expect(byName(sweeper, stop)).toMatchObject({ type: 'n8n-nodes-base.stopAndError', parameters: { errorMessage: expect.stringMatching(/DB_SQLITE_POOL_SIZE=3.*delivers nothing/s) } });
 	});
 
 	test('a refusal that proves nothing keeps the row for the next sweep and tells a person once, never saying "not bought"', () => {
