@@ -128,6 +128,8 @@ export function simplifyItems(optionsOf: (index: number) => WaitOptions, placed:
 		const fileAttached = Object.keys(entry.item.binary ?? {}).length > 0;
 		for (const field of SIMPLE_FIELDS) {
 			if (full[field] === undefined || (field === 'requestId' && !keep)) continue;
+			// the purchase's key rides along only for a journal's row (its claim goes by the key), not on every purchase
+			if (field === 'idempotencyKey' && full.rowId === undefined) continue;
 			// the attached file's metadata already says them, in every saved execution too
 			if (fileAttached && FILE_METADATA_FIELDS.has(field)) continue;
 			json[field] = full[field];
