@@ -117,8 +117,8 @@ export async function execute(item: ItemContext) {
 }
 
 /**
- * The row a failed send was read from, on the error item too (`error.rowId`, and the purchase's
- * `error.idempotencyKey` once the record was read), and whether the answer proves the purchase never bought
+ * The row a failed send was read from, on the error item too (`error.rowId`, and `error.idempotencyKey`: the
+ * purchase's, or the row's own where the record could not be read), and whether the answer proves the purchase never bought
  * (`error.neverBought`, shared/charge.ts): a journal marks the purchase's rows by it (docs/at-scale.md). A row
  * that could not be read (edited, cut) was sent by nobody now, but may have been by its first run: not proof.
  * A key the service holds with another body is said of the row, not of a logged line.
