@@ -97,3 +97,34 @@ export const CHARGE_LOG: Record<Exclude<Charge, 'none'>, string> = {
 	replayed: 'purchase replayed (bought before this run, nothing charged now)',
 	charged_or_replayed: 'purchase confirmed by a replay after an unanswered attempt (charged once, by that attempt or an earlier run)',
 };
+
+/**
+ * Whether the service's refusal of a recorded purchase, sent again with its recorded Idempotency-Key and
+ * byte-identical body, proves it was never bought and never can be (issue 51: a purchase journal ends a row
+ * only then; any other refusal says nothing of a purchase an earlier run may have made):
+ *
+ * - 402 (Checkout, Client Action) and 409 `price_drift`: the contract says nothing was written or charged,
+ *   and a service that held a purchase under this key would have replayed it instead (rule 2);
+ * - 409 `idempotency_key_reused`: the service holds another body under the key, so not this one;
+ * - 400, 422 and 413: the exact bytes are refused (`retryable` false: a byte-identical request gets the same
+ *   answer), so the first send of those bytes was refused too, and every later one will be.
+ *
+ * A 401 or 403 (a rotated key, a scope), a 404, 405, 429, 501, another 409, a 5xx or no answer prove nothing.
+ * The rule holds while the service still remembers the key: the sweeper stops re-sending before it may
+ * forget (docs/at-scale.md, the journal's bounds).
+ */
+export function provesNeverBought(refusal: { status?: unknown; code?: unknown; reason?: unknown; conflictKind?: unknown; outcome?: unknown }): boolean {
+	if (refusal.outcome === 'checkout' || refusal.outcome === 'client_action' || refusal.outcome === 'price_drift') return true;
+	const said = [refusal.code, refusal.reason, refusal.conflictKind].map((word) => String(word ?? ''));
+	switch (refusal.status) {
+		case 402:
+		case 400:
+		case 413:
+		case 422:
+			return true;
+		case 409:
+			return said.some((word) => word.includes('price_drift') || word.includes('idempotency_key_reused'));
+		default:
+			return false;
+	}
+}

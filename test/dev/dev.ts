@@ -326,7 +326,8 @@ export async function startDev(args: DevArgs, log: (line: string) => void = cons
 	let n8n: N8nInstance | undefined;
 	try {
 		log(`[dev] starting n8n on http://127.0.0.1:${args.port} with ${pkg.name}@${pkg.version} ...`);
-		n8n = await startN8n({ flavor: args.flavor, port: args.port, packageDir: REPO, userFolder: args.userFolder, echo: args.verbose });
+		// the purchase journal's claim needs a pooled SQLite: n8n 1.x's default (pool size 0) shares one connection (docs/at-scale.md)
+		n8n = await startN8n({ flavor: args.flavor, port: args.port, packageDir: REPO, userFolder: args.userFolder, echo: args.verbose, env: { DB_SQLITE_POOL_SIZE: '3' } });
 		const credential = await n8n.upsertCredential({ name: 'Deck Generator (simulator)', type: CREDENTIAL_TYPE, data: { apiKey: sim.keys.personal, baseUrl: sim.url } });
 		// the MCP example's trigger asks for a Bearer Auth credential: one with a token of this session
 		const mcpToken = `dev-${randomBytes(12).toString('hex')}`;

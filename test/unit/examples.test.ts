@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { NodeHelpers, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers, Workflow as WorkflowRunner, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 
 import { DeckGen } from '../../nodes/DeckGen/DeckGen.node';
 import { operations } from '../../nodes/DeckGen/actions/router';
@@ -33,6 +33,7 @@ interface Node {
 	executeOnce?: boolean;
 	notes?: string;
 	notesInFlow?: boolean;
+	onError?: string;
 }
 interface Workflow {
 	name: string;
@@ -221,8 +222,11 @@ function unboundedLoops(wf: Workflow): string[] {
 		if (!exits.length || exits.some((exit) => reachable(wf, [exit]).has(check.name))) problems.push(`${ifName}: its true output does not leave the loop`);
 		if (!reachable(wf, targetsOf(wf, ifName, 1)).has(check.name)) problems.push(`${ifName}: its false output does not come back to ${check.name}`);
 	}
+	// n8n's Loop Over Items ends with its items: a cycle through it is bounded (the sweeper delivers one deck at a time)
+	const loops = onCycle.filter((n) => n.type === 'n8n-nodes-base.splitInBatches');
+	const onLoop = (n: Node, around: Node[]) => around.some((other) => reachable(wf, [other.name]).has(n.name) && reachable(wf, [n.name]).has(other.name));
 	for (const n of onCycle) {
-		if (!checks.some((check) => reachable(wf, [check.name]).has(n.name) && reachable(wf, [n.name]).has(check.name))) problems.push(`${n.name}: on a loop without a Check Once`);
+		if (!onLoop(n, checks) && !onLoop(n, loops)) problems.push(`${n.name}: on a loop without a Check Once`);
 	}
 	return problems;
 }
@@ -496,5 +500,116 @@ describe('example workflows', () => {
 				if (/\blink\b/i.test(node.name)) expect({ file, node: node.name, attaches }).toEqual({ file, node: node.name, attaches: false });
 			}
 		}
+	});
+});
+
+/**
+ * Issue 51: the purchase journal's bounds, read from the two examples. A row that may have been bought never
+ * ends `refused` but on an answer that proves it was never bought (Recover Purchase's `neverBought`); every
+ * Update finds a purchase's rows by its Idempotency-Key (two rows written at the same instant are claimed
+ * together); the sweeper stops re-sending at an age bound and tells a person, tells once what it keeps, and
+ * marks each row as its own delivery ends; the form asks every brief field and answers after the row is written.
+ */
+describe('the purchase journal (issue 51)', () => {
+	const journal = examples.find(({ file }) => file === 'at-scale-journal.json')!.wf;
+	const sweeper = examples.find(({ file }) => file === 'purchase-sweeper.json')!.wf;
+	const isUpdate = (n: Node) => n.type === 'n8n-nodes-base.dataTable' && n.parameters.operation === 'update';
+	const conditionsOf = (n: Node) => (n.parameters.filters as { conditions: Array<{ keyName: string; condition?: string; keyValue?: string }> }).conditions;
+	const setsOutcome = (n: Node) => String(((n.parameters.columns as { value?: Record<string, unknown> }).value ?? {}).outcome ?? '');
+	const ENDS = ['refused', 'failed', 'stopped'];
+
+	test.each([journal, sweeper].map((wf) => [wf.name, wf] as const))('%s: every Update of the journal finds the purchase by its Idempotency-Key, never by row id', (_name, wf) => {
+		const updates = wf.nodes.filter(isUpdate);
+		expect(updates.length).toBeGreaterThan(3);
+		for (const n of updates) expect({ node: n.name, keys: conditionsOf(n).map((c) => c.keyName) }).toEqual({ node: n.name, keys: expect.arrayContaining(['idempotencyKey', 'outcome']) });
+		for (const n of updates) expect({ node: n.name, byId: conditionsOf(n).some((c) => c.keyName === 'id') }).toEqual({ node: n.name, byId: false });
+	});
+
+	test.each([journal, sweeper].map((wf) => [wf.name, wf] as const))('%s: what Send Purchase refuses ends a row only through an IF on neverBought, and only `refused`', (_name, wf) => {
+		const send = byName(wf, 'Send Purchase');
+		expect(send.onError).toBe('continueErrorOutput');
+		const refusals = [1, 2, 3].flatMap((output) => targetsOf(wf, send.name, output));
+		expect(new Set(refusals)).toEqual(new Set(['Never bought?']));
+		const gate = byName(wf, 'Never bought?');
+		expect(ifReads(gate, 'neverBought === true')).toBe(true);
+		const ending = (names: string[]) => [...reachable(wf, names)].map((name) => byName(wf, name)).filter((n) => isUpdate(n) && ENDS.some((end) => setsOutcome(n) === end));
+		expect(ending(targetsOf(wf, gate.name, 0)).map(setsOutcome)).toEqual(['refused']);
+		expect(ending(targetsOf(wf, gate.name, 1))).toEqual([]);
+	});
+
+	test('the sweeper stops re-sending at the row age its settings give (23 hours: below Stripe’s 24), ends the row `stopped` and names its row and key to a person', () => {
+		const settings = (byName(sweeper, 'Sweeper settings').parameters.assignments as { assignments: Array<{ name: string; value: unknown }> }).assignments;
+		expect(Object.fromEntries(settings.map((a) => [a.name, a.value]))).toMatchObject({ overdueAfterMinutes: 60, resendForHours: 23 });
+		const [bound] = targetsOf(sweeper, 'Journal: overdue rows');
+		expect(ifReads(byName(sweeper, bound), 'resendForHours') && ifReads(byName(sweeper, bound), '$json.createdAt')).toBe(true);
+		expect(targetsOf(sweeper, bound, 0)).toEqual(['Journal: take over']);
+		const [stopped] = targetsOf(sweeper, bound, 1);
+		expect(setsOutcome(byName(sweeper, stopped))).toBe('stopped');
+		const [told] = targetsOf(sweeper, stopped);
+		expect(messageText(byName(sweeper, told))).toMatch(/\$json\.id.*\$json\.idempotencyKey.*may have been bought/s);
+		// a row stopped (or ended) is never read as overdue again
+		const overdue = conditionsOf(byName(sweeper, 'Journal: overdue rows')).filter((c) => c.keyName === 'outcome' && c.condition === 'neq').map((c) => c.keyValue);
+		expect(overdue.sort()).toEqual(['delivered', ...ENDS].sort());
+	});
+
+	test('on n8n 1.x’s default SQLite (one shared connection, where a claim does not hold) the sweeper refuses to run and says why; elsewhere it runs', () => {
+		const settings = (byName(sweeper, 'Sweeper settings').parameters.assignments as { assignments: Array<{ name: string; value: string }> }).assignments;
+		const claimHolds = settings.find((a) => a.name === 'claimHolds')!.value;
+		// the expression as n8n evaluates it, under each environment
+		const evaluate = (env: Record<string, string | undefined>) => {
+			const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+			Object.assign(process.env, env);
+			for (const [name, value] of Object.entries(env)) if (value === undefined) delete process.env[name];
+			try {
+				const nodeTypes = { getByName: () => ({}), getByNameAndVersion: () => ({ description: { properties: [], inputs: ['main'], outputs: ['main'] } }), getKnownTypes: () => ({}) };
+				const wf = new WorkflowRunner({ nodes: [{ id: '1', name: 'A', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }], connections: {}, active: false, nodeTypes: nodeTypes as never });
+				return wf.expression.getParameterValue(claimHolds, { resultData: { runData: {} } } as never, 0, 0, 'A', [{ json: {} }], 'manual', {});
+			} finally {
+				for (const [name, value] of Object.entries(saved)) if (value === undefined) delete process.env[name];
+				else process.env[name] = value;
+			}
+		};
+		const open = { N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false' };
+		expect(evaluate({ ...open, DB_TYPE: undefined, DB_SQLITE_POOL_SIZE: undefined })).toBe(false);
+		expect(evaluate({ ...open, DB_TYPE: 'sqlite', DB_SQLITE_POOL_SIZE: '0' })).toBe(false);
+		expect(evaluate({ ...open, DB_TYPE: 'sqlite', DB_SQLITE_POOL_SIZE: '3' })).toBe(true);
+		expect(evaluate({ ...open, DB_TYPE: 'postgresdb', DB_SQLITE_POOL_SIZE: undefined })).toBe(true);
+		// n8n 2.x keeps $env from expressions by default (and pools SQLite): it runs
+		expect(evaluate({ N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true', DB_TYPE: undefined, DB_SQLITE_POOL_SIZE: undefined })).toBe(true);
+		const [gate] = targetsOf(sweeper, 'Sweeper settings');
+		expect(ifReads(byName(sweeper, gate), '$json.claimHolds')).toBe(true);
+		expect(targetsOf(sweeper, gate, 0)).toEqual(['Journal: overdue rows']);
+		const [stop] = targetsOf(sweeper, gate, 1);
+		expect(byName(sweeper, stop)).toMatchObject({ type: 'n8n-nodes-base.stopAndError', parameters: { errorMessage: expect.stringMatching(/DB_SQLITE_POOL_SIZE=3.*delivers nothing/s) } });
+	});
+
+	test('a refusal that proves nothing keeps the row for the next sweep and tells a person once, never saying "not bought"', () => {
+		const [quiet, loud] = [0, 1].map((output) => targetsOf(sweeper, 'Worth another sweep?', output));
+		expect(quiet.map((name) => byName(sweeper, name).type)).toEqual(['n8n-nodes-base.noOp']);
+		const [tell] = loud;
+		expect(conditionsOf(byName(sweeper, tell))).toEqual(expect.arrayContaining([expect.objectContaining({ keyName: 'reason', condition: 'isEmpty' })]));
+		expect(setsOutcome(byName(sweeper, tell))).toBe('');
+		const messages = [...reachable(sweeper, [tell])].map((name) => byName(sweeper, name)).filter(isMessage);
+		expect(messages).toHaveLength(1);
+		expect(messageText(messages[0])).not.toMatch(/not bought/);
+	});
+
+	test('the sweeper marks each row as its own delivery ends: claim, file and mark inside a Loop Over Items of one', () => {
+		const loop = byName(sweeper, 'One deck at a time');
+		expect(loop).toMatchObject({ type: 'n8n-nodes-base.splitInBatches', parameters: { batchSize: 1 } });
+		expect(targetsOf(sweeper, 'Wait for deck', 0)).toEqual([loop.name]);
+		const around = (name: string) => reachable(sweeper, [loop.name]).has(name) && reachable(sweeper, [name]).has(loop.name);
+		for (const name of ['Journal: claim delivery', 'Download deck', 'Slack: deck file', 'Journal: delivered']) expect({ name, inTheLoop: around(name) }).toEqual({ name, inTheLoop: true });
+	});
+
+	test('the form asks every brief field a service may require, the slide count with a default, and answers only after the row is written', () => {
+		const form = byName(journal, 'Deck request');
+		const fields = (form.parameters.formFields as { values: Array<Record<string, unknown>> }).values;
+		expect(fields.map((f) => f.fieldLabel)).toEqual(['title', 'coreMessage', 'audience', 'slideCount']);
+		expect(fields[3]).toMatchObject({ fieldType: 'number', requiredField: true, defaultValue: expect.stringMatching(/^\d+$/) });
+		// n8n answers a form "Workflow Finishes" when the execution ends or first waits: after Journal: write and the send
+		expect(form.parameters.responseMode).toBe('lastNode');
+		const beforeTheWait = [...reachable(journal, [form.name], (name) => byName(journal, name).type === 'n8n-nodes-base.wait')];
+		expect(beforeTheWait).toEqual(expect.arrayContaining(['Journal: write', 'Send Purchase']));
 	});
 });

@@ -117,7 +117,7 @@ export const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to return only what the next step needs (taskId, status, state, outcome, deckUrl; the file when downloaded, whose name, type and size are in its binary metadata; the reason on Failed; a purchase journal’s rowId) instead of the input’s fields, the whole status answer and its links. Keeps the data n8n stores small in a Check Once loop.',
+					'Whether to return only what the next step needs (taskId, status, state, outcome, deckUrl; the file when downloaded, whose name, type and size are in its binary metadata; the reason on Failed; a purchase journal’s rowId and idempotencyKey) instead of the input’s fields, the whole status answer and its links. Keeps the data n8n stores small in a Check Once loop.',
 			},
 			readingOption.statusWordPath,
 			readingOption.succeededWords,

@@ -100,7 +100,8 @@ export function itemFor(
 
 /**
  * What a simplified item keeps, in this order: the deck, its link, the file, why it failed or was not
- * read, and the purchase journal's row it came from (Recover Purchase's `rowId`: issue 44).
+ * read, and the purchase journal's row it came from (Recover Purchase's `rowId`: issue 44) and its
+ * purchase's key (`idempotencyKey`, by which the journal claims it: issue 51).
  */
 const SIMPLE_FIELDS = [
 	'taskId', 'status', 'state', 'statusNote', 'outcome', 'deckUrl',
@@ -108,7 +109,7 @@ const SIMPLE_FIELDS = [
 	'purchase', 'waitingSince', 'pastMaxWait',
 	'fileName', 'mimeType', 'fileSize', 'downloadError',
 	'error', 'detail', 'code', 'httpCode', 'reason', 'description', 'requestId', 'lastError',
-	'rowId',
+	'rowId', 'idempotencyKey',
 ] as const;
 
 /** Repeated by the binary's own metadata when the file is attached. */
@@ -128,6 +129,8 @@ export function simplifyItems(optionsOf: (index: number) => WaitOptions, placed:
 		const fileAttached = Object.keys(entry.item.binary ?? {}).length > 0;
 		for (const field of SIMPLE_FIELDS) {
 			if (full[field] === undefined || (field === 'requestId' && !keep)) continue;
+			// the purchase's key rides along only for a journal's row (its claim goes by the key), not on every purchase
+			if (field === 'idempotencyKey' && full.rowId === undefined) continue;
 			// the attached file's metadata already says them, in every saved execution too
 			if (fileAttached && FILE_METADATA_FIELDS.has(field)) continue;
 			json[field] = full[field];

@@ -7,6 +7,7 @@
  * node's rows given as items (n8n's Data Table needs its database); with the Data Table node in a real
  * queue-mode n8n: test/e2e/queue.e2e.ts.
  */
+import { provesNeverBought } from '../../../nodes/shared/charge';
 import { canonicalJson, sha256Hex } from '../../../nodes/shared/idempotency';
 import { JOURNAL_COLUMNS, checkOf, journalRow, purchaseRecord, RECORDED } from '../../../nodes/shared/purchaseRecord';
 import { connections, node, type WorkflowJson } from '../../harness';
@@ -197,5 +198,81 @@ describe('Issue 44: Record Without Sending, and Recover Purchase from a journal 
 		const lost = await runWith(sim, sendRows(), key, [asStored(34, record(`k-lost-${Date.now()}`, 'Lost'))]);
 		const [unanswered] = jsonOf(lost.output(DECK_NODE, 3)) as Array<{ error: Record<string, unknown> }>;
 		expect(unanswered.error).toMatchObject({ rowId: 34, retryable: true, mayHaveBeenBought: true });
+	});
+});
+
+/**
+ * Issue 51: a sweeper ends a row only on an answer that proves its purchase was never made, or never can be
+ * (shared/charge.ts provesNeverBought): every item Recover Purchase emits from a row says so (`neverBought`, on
+ * an error item `error.neverBought`) and names the purchase's key (`idempotencyKey`), by which the journal's
+ * examples mark all the purchase's rows. A refusal that says nothing of the purchase (a rotated key's 401, a
+ * 403, a row edited after it was written, no answer) is not proof: the row the first run may have bought is kept.
+ */
+describe('Issue 51: which answers prove a recorded purchase never bought', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await start({ seed: 51, clock: { manual: true }, limits: { maxConcurrentDecks: 1000 } });
+	});
+	afterAll(async () => await sim.close());
+	afterEach(() => sim.control.setFaults([]));
+
+	const record = (idempotencyKey: string, title: string, extra: Record<string, unknown> = {}) =>
+		journalRow(purchaseRecord({ method: 'POST', path: '/v1/decks', idempotencyKey, body: { ...brief({ title }), ...extra } }, { operation: 'deck.create', workflowId: 'wf', executionId: '1', node: 'Create Deck', item: 0 }));
+	const run = `${Date.now()}`;
+
+	test('the rule, answer by answer: what the service refuses for the exact bytes, or where it would have replayed a purchase it held', () => {
+		const proves = (answer: Record<string, unknown>) => provesNeverBought(answer);
+		expect([402, 400, 413, 422].map((status) => proves({ status }))).toEqual([true, true, true, true]);
+		expect(proves({ status: 409, code: 'conflict', reason: 'idempotency_key_reused' })).toBe(true);
+		expect(proves({ status: 409, code: 'price_drift' })).toBe(true);
+		expect(['checkout', 'client_action', 'price_drift'].map((outcome) => proves({ outcome }))).toEqual([true, true, true]);
+		// says nothing of a purchase an earlier run made: a key, a scope, a deck's state, a tool not shipped, a fault
+		for (const answer of [{ status: 401 }, { status: 403, reason: 'insufficient_scope' }, { status: 404 }, { status: 405 }, { status: 409, reason: 'terminal_state' }, { status: 409, reason: 'already_in_progress' }, { status: 429, reason: 'version_cap_reached' }, { outcome: 'version_cap_reached' }, { outcome: 'not_available_yet' }, { status: 501 }, { status: 500 }, { status: 503 }, {}]) {
+			expect({ answer, proves: proves(answer) }).toEqual({ answer, proves: false });
+		}
+	});
+
+	test('proof: a 402, a key held with another body, a 422 on the exact record; the deck bought names its key too', async () => {
+		const poor = sim.control.createAccount({ balance: 0, subscriber: true });
+		const checkout = await runWith(sim, sendRows(), poor.key, [asStored(51, record(`k51-poor-${run}`, 'No credits'))]);
+		expect(jsonOf(checkout.output(DECK_NODE, 1))).toEqual([expect.objectContaining({ outcome: 'checkout', rowId: 51, idempotencyKey: `k51-poor-${run}`, neverBought: true })]);
+
+		const { key } = sim.control.createAccount({ balance: 1000, subscriber: true });
+		const fixed = `k51-fixed-${run}`;
+		const [bought] = jsonOf((await runWith(sim, sendRows({ simplify: true }), key, [asStored(52, record(fixed, 'First'))])).output(DECK_NODE, 0));
+		// what the journal's claim reads, simplified: the key beside the row
+		expect(bought).toMatchObject({ outcome: 'success', rowId: 52, idempotencyKey: fixed });
+		expect(bought.neverBought).toBeUndefined();
+		const reused = await runWith(sim, sendRows(), key, [asStored(53, record(fixed, 'Second')), asStored(54, record(`k51-colour-${run}`, 'Colour', { colour: 'red' }))]);
+		const [held, invalid] = jsonOf(reused.output(DECK_NODE, 3)) as Array<{ error: Record<string, unknown> }>;
+		expect(held.error).toMatchObject({ rowId: 53, idempotencyKey: fixed, status: 409, neverBought: true });
+		expect(invalid.error).toMatchObject({ rowId: 54, idempotencyKey: `k51-colour-${run}`, retryable: false, neverBought: true });
+		expect([400, 422]).toContain(invalid.error.status);
+	});
+
+	test('no proof: a 401, a 403, a row edited after it was written, a send with no answer; each names the row and its key', async () => {
+		const { key } = sim.control.createAccount({ balance: 1000, subscriber: true });
+		const [bought] = jsonOf((await runWith(sim, sendRows(), key, [asStored(61, record(`k51-bought-${run}`, 'Bought first'))])).output(DECK_NODE, 0));
+		expect(bought.charge).toBe('charged');
+
+		// the same row, overdue, sent again with a rotated key (401) and with a key narrowed to reading (403): both say nothing of it
+		const revoked = sim.control.createAccount({ balance: 1000, subscriber: true });
+		sim.control.revokeKey(revoked.key);
+		const readOnly = sim.control.createAccount({ balance: 1000, subscriber: true, scopes: ['decks:read', 'credits:read'] });
+		for (const [who, apiKey, status] of [['revoked', revoked.key, 401], ['read only', readOnly.key, 403]] as const) {
+			const result = await runWith(sim, sendRows(), apiKey, [asStored(61, record(`k51-bought-${run}`, 'Bought first'))]);
+			const [error] = jsonOf(result.output(DECK_NODE, 3)) as Array<{ error: Record<string, unknown> }>;
+			expect({ who, error: error.error }).toMatchObject({ who, error: { status, rowId: 61, idempotencyKey: `k51-bought-${run}`, neverBought: false } });
+		}
+
+		const written = record(`k51-edited-${run}`, 'Edited');
+		const edited = await runWith(sim, sendRows(), key, [asStored(62, { ...written, body: written.body.replace('"title":"Edited"', '"title":"Changed"') })]);
+		const [changed] = jsonOf(edited.output(DECK_NODE, 3)) as Array<{ error: Record<string, unknown> }>;
+		expect(changed.error).toMatchObject({ rowId: 62, idempotencyKey: `k51-edited-${run}`, neverBought: false });
+
+		sim.control.setFaults([{ method: 'POST', path: '/v1/decks', kind: 'drop-after-commit' }]);
+		const lost = await runWith(sim, sendRows(), key, [asStored(63, record(`k51-lost-${run}`, 'Lost'))]);
+		const [unanswered] = jsonOf(lost.output(DECK_NODE, 3)) as Array<{ error: Record<string, unknown> }>;
+		expect(unanswered.error).toMatchObject({ rowId: 63, idempotencyKey: `k51-lost-${run}`, retryable: true, mayHaveBeenBought: true, neverBought: false });
 	});
 });

@@ -40,8 +40,9 @@ describe('Deck Generator Wait: Simplify', () => {
 		const input = [
 			{ taskId: done, outcome: 'success', idempotencyKey: 'k-0', requestId: 'req_create_0', brief: 'Q3 review' },
 			{ taskId: failedDeck, brief: 'Q4 plan' },
-			// from a purchase journal's row (issue 44): its id rides along, simplified or not
-			{ taskId: running, brief: 'Hiring', rowId: 42 },
+			// from a purchase journal's row (issue 44): its id rides along, simplified or not, and its purchase's key
+			// (issue 51: the journal claims by it); a key on any other item goes, as the Completed one shows
+			{ taskId: running, brief: 'Hiring', rowId: 42, idempotencyKey: 'k-row-42' },
 			{ taskId: theirs, brief: 'Not ours' },
 		];
 		const result = await runWorkflow(withSimplify(simplify), {
@@ -82,6 +83,7 @@ describe('Deck Generator Wait: Simplify', () => {
 			waitingSince: expect.any(String),
 			pastMaxWait: false,
 			rowId: 42,
+			idempotencyKey: 'k-row-42',
 		});
 		if (deckUrl !== undefined) expect(deckUrl).toEqual(expect.stringContaining(running));
 

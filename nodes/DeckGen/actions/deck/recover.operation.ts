@@ -1,5 +1,6 @@
 import { NodeOperationError, updateDisplayOptions, type INodeProperties, type NodeError } from 'n8n-workflow';
 
+import { provesNeverBought } from '../../../shared/charge';
 import { callOptions, optionsCollection, readOptions } from '../common';
 import { CancelledError } from '../../../shared/client';
 import type { EmittedItem } from '../../../shared/n8n/item';
@@ -103,21 +104,32 @@ export async function execute(item: ItemContext) {
 	const fromRow = ctx.getNodeParameter('purchaseFrom', itemIndex, 'line') === 'row';
 	const reading: JournalReading = fromRow ? readJournalRow(ctx.getInputData()[itemIndex]?.json) : readLoggedPurchase(ctx.getNodeParameter('loggedPurchase', itemIndex, '') as unknown);
 	const { rowId } = reading;
-	if (!reading.ok) throw withRow(new NodeOperationError(ctx.getNode(), reading.message, { itemIndex, description: reading.description }), rowId);
+	if (!reading.ok) {
+		// the key as the row holds it, edited or not: the workflow marks the row by it
+		const rowKey = fromRow ? (ctx.getInputData()[itemIndex]?.json as { idempotencyKey?: unknown } | undefined)?.idempotencyKey : undefined;
+		throw withRow(new NodeOperationError(ctx.getNode(), reading.message, { itemIndex, description: reading.description }), rowId, typeof rowKey === 'string' && rowKey ? rowKey : undefined, false);
+	}
+	const row = { rowId, idempotencyKey: reading.record.idempotencyKey };
 	try {
-		return journalItem(await recovered(item, reading.record), rowId, ctx.getNodeParameter('options.simplify', itemIndex, false) === true);
+		return journalItem(await recovered(item, reading.record), row, ctx.getNodeParameter('options.simplify', itemIndex, false) === true);
 	} catch (error) {
-		throw withRow(error as NodeError, rowId);
+		throw withRow(error as NodeError, rowId, reading.record.idempotencyKey, true);
 	}
 }
 
 /**
- * The row a failed send was read from, on the error item too (`error.rowId`): a sweeper marks that row
- * (docs/at-scale.md). A key the service holds with another body is said of the row, not of a logged line.
+ * The row a failed send was read from, on the error item too (`error.rowId`, and `error.idempotencyKey`: the
+ * purchase's, or the row's own where the record could not be read), and whether the answer proves the purchase never bought
+ * (`error.neverBought`, shared/charge.ts): a journal marks the purchase's rows by it (docs/at-scale.md). A row
+ * that could not be read (edited, cut) was sent by nobody now, but may have been by its first run: not proof.
+ * A key the service holds with another body is said of the row, not of a logged line.
  */
-function withRow(error: NodeError, rowId: number | string | undefined): NodeError {
+function withRow(error: NodeError, rowId: number | string | undefined, idempotencyKey: string | undefined, sent: boolean): NodeError {
 	// a cancellation (or anything that is not n8n's error) goes on as it is: the runner knows it by its class
-	if (rowId === undefined || !(error instanceof Error) || typeof (error as Partial<NodeError>).context !== 'object' || error instanceof CancelledError) return error;
+	if (!(error instanceof Error) || typeof (error as Partial<NodeError>).context !== 'object' || error instanceof CancelledError) return error;
+	error.context.neverBought = sent && provesNeverBought(error.context);
+	if (idempotencyKey !== undefined) error.context.idempotencyKey = idempotencyKey;
+	if (rowId === undefined) return error;
 	error.context.rowId = rowId;
 	if (String(error.context?.reason ?? '').includes('idempotency_key_reused')) {
 		error.description =
