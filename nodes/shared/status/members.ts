@@ -93,6 +93,9 @@ export const PART_MEMBERS = /^(results?|outputs?|files?|exports?|downloads?|arti
  */
 export const NOT_A_STATE = /^(title|name|displayname|description|text|prompt|negativeprompt|caption|label|summary|details?|notes?|comments?|reason|.+reason|.+message|.+msg|id|uuid|.*id|ids|type|kind|format|model|mode|version|.*url|.*uri|href|path|filename|languages?|locales?|voices?|style|theme|category|tags?|source|target|operation|method|action|step|task|job|event|object)$/;
 
-/** An enum-like value: one to four words of letters and digits joined by `_`, `-` or a space, no prose. */
-export const ENUM_LIKE = /^[A-Za-z][A-Za-z0-9]*(?:[ _-][A-Za-z0-9]+){0,3}$/;
+/**
+ * An enum-like value: one to four words of letters and digits joined by `_`, `-`, a space or a dot (`job.failed`,
+ * `JobStatus.FAILED`: issue 50 B6), no prose, and no file name (`deck.pptx`).
+ */
+export const ENUM_LIKE = /^(?!.*\.(?:pptx?|pdf|key|odp|docx?|xlsx?|csv|txt|md|json|xml|html?|zip|png|jpe?g|gif|webp|svg|mp[34]|wav|vtt|srt)$)[A-Za-z][A-Za-z0-9]*(?:(?:[ _-]|\.(?=[A-Za-z]))[A-Za-z0-9]+){0,3}$/i;
 
