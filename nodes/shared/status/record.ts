@@ -74,28 +74,49 @@ export function pathSteps(path: string): Array<string | number> | undefined {
  * member holding a JSON document as a string is read through, as if nested. Undefined: nothing there.
  */
 export function valueAtRecordPath(body: unknown, path: string): unknown {
+	return resolveRecordPath(body, path)?.value;
+}
+
+/** A step that stands for any one member (issue 50 B12: `statuses.*.status`, a member named after each deck's id). */
+export const ANY_MEMBER = '*';
+
+/**
+ * The value at a dot path and the path it was found at, with each `*` step standing for any one member of an
+ * object (or entry of a list), in the record's order: the first whose rest of the path leads to a value.
+ */
+export function resolveRecordPath(body: unknown, path: string): { value: unknown; path: string } | undefined {
 	const steps = pathSteps(path);
 	if (!steps) return undefined;
-	let at: unknown = body;
-	for (const step of steps) {
-		if (typeof at === 'string' && looksLikeJson(at)) at = parseJsonText(at.trim());
-		if (typeof step === 'number') at = Array.isArray(at) ? at[step] : undefined;
-		else at = isRecord(at) ? at[step] : undefined;
+	const walk = (at: unknown, from: number, walked: string): { value: unknown; path: string } | undefined => {
 		if (at === undefined || at === null) return undefined;
-	}
-	return at;
+		if (from === steps.length) return { value: at, path: walked };
+		if (typeof at === 'string' && looksLikeJson(at)) at = parseJsonText(at.trim());
+		const step = steps[from];
+		if (typeof step === 'number') return Array.isArray(at) ? walk(at[step], from + 1, `${walked}[${step}]`) : undefined;
+		if (step === ANY_MEMBER && !(isRecord(at) && ANY_MEMBER in at)) {
+			const entries: Array<[string, unknown]> = Array.isArray(at) ? at.map((entry, index) => [`[${index}]`, entry]) : isRecord(at) ? Object.entries(at).map(([name, value]) => [name, value]) : [];
+			for (const [name, value] of entries) {
+				const found = walk(value, from + 1, name.startsWith('[') ? `${walked}${name}` : walked ? `${walked}.${name}` : name);
+				if (found) return found;
+			}
+			return undefined;
+		}
+		return isRecord(at) ? walk(at[step], from + 1, walked ? `${walked}.${step}` : step) : undefined;
+	};
+	return walk(body, 0, '');
 }
 
 /**
- * The value at a path the user set, and the path it was found at: as written (the record as Get Status shows it),
- * else, for a path copied from a service's documentation, without the envelope Get Status lifts its record out
- * of (`data.state` → `state`, `data.attributes.status` → `status`: shared/outcome.ts withoutEnvelope).
+ * The value at a path the user set, and the path it was found at (each `*` as the member it stood for): as
+ * written (the record as Get Status shows it), else, for a path copied from a service's documentation, without the
+ * envelope Get Status lifts its record out of (`data.state` → `state`, `data.attributes.status` → `status`:
+ * shared/outcome.ts withoutEnvelope).
  */
 export function atUserPath(body: unknown, path: string): { value: unknown; path: string } | undefined {
 	const written = path.trim();
 	for (const candidate of [written, written.replace(/^data\.attributes\./, ''), written.replace(/^data\./, '')]) {
-		const value = valueAtRecordPath(body, candidate);
-		if (value !== undefined) return { value, path: candidate };
+		const found = resolveRecordPath(body, candidate);
+		if (found) return found;
 	}
 	return undefined;
 }
@@ -211,5 +232,25 @@ export function locateRecord(body: Record<string, unknown>, words: StatusWords =
 	const deep = index && deepWord(index, words);
 	if (deep) return { record: deep.place.value, prefix: `${deep.place.path}.`, word: deep.word, path: deep.path };
 	if (own) return { record: body, prefix: '', word: own.word, path: own.path };
-	return typeof body.done === 'boolean' ? { record: body, prefix: '', done: body.done } : { record: body, prefix: '' };
+	if (typeof body.done === 'boolean') return { record: body, prefix: '', done: body.done };
+	// no word anywhere: the record is still the one inside an API envelope, so its failure members are read there
+	const wrapped = dataWrapperOf(body);
+	return wrapped ? { record: wrapped.record, prefix: `${wrapped.name}.` } : { record: body, prefix: '' };
+}
+
+/** Members of an API envelope about the request, beside the record it wraps (`{code, msg, data: {…}}`). */
+const ENVELOPE_MEMBERS = /^(code|msg|message|success|ok|errcode|errmsg|statuscode|statusmsg|requestid|logid|traceid|timestamp)$/;
+
+/**
+ * The record an API envelope wraps (issue 50 B7: `{code, msg, data: {…, error_reason}}`): the answer's one object
+ * member, beside members that are only about the request (a code, a message, a request id). Undefined when the
+ * answer is not such an envelope (it has members of its own, or several objects).
+ */
+function dataWrapperOf(body: Record<string, unknown>): { name: string; record: Record<string, unknown> } | undefined {
+	const objects = Object.entries(body).filter(([, value]) => isRecord(value));
+	if (objects.length !== 1) return undefined;
+	const [name, record] = objects[0] as [string, Record<string, unknown>];
+	if (PART_MEMBERS.test(name) || wordRank(name) !== undefined) return undefined;
+	const others = Object.keys(body).filter((member) => member !== name);
+	return others.length > 0 && others.every((member) => ENVELOPE_MEMBERS.test(memberKey(member))) ? { name, record } : undefined;
 }

@@ -12,6 +12,7 @@ import { classify } from './vocabulary';
 const FAILURE_MEMBERS = new Set([
 	'error', 'errors', 'failure', 'failures', 'failurereason', 'failedreason', 'failreason', 'failuremessage', 'failurecause', 'failuredetail', 'failuredetails',
 	'errormessage', 'errormsg', 'failmsg', 'errordetail', 'errordetails', 'errorreason', 'errorcode', 'lasterror', 'failurecode', 'failcode',
+	'errordescription', 'failuredescription',
 ]);
 
 /** Boolean flags that say the deck failed when true (`failed`, `hasErrors`, a record of flags only: `fatalErrorEncountered`). */
@@ -103,6 +104,11 @@ export function failureOf(places: Places): Failure | undefined {
 			if (!FAILURE_MEMBERS.has(key)) continue;
 			const reason = failureText(value);
 			if (reason === undefined) continue;
+			// `error: 1`, `error: true`: a flag, not words (issue 50 B11); the prose beside it says why
+			if (value === true || (typeof value === 'number' && !key.endsWith('code'))) {
+				flagged ??= `${prefix}${name}`;
+				continue;
+			}
 			if (key.endsWith('code')) {
 				coded ??= { member: `${prefix}${name}`, code: reason };
 				continue;
@@ -114,7 +120,15 @@ export function failureOf(places: Places): Failure | undefined {
 	}
 	if (worded.length) return withCode(worded, coded, places);
 	if (coded) return { member: coded.member, reason: coded.code, code: coded.code };
-	return flagged ? { member: flagged, reason: `${flagged.slice(flagged.lastIndexOf('.') + 1)}: true` } : undefined;
+	if (!flagged) return undefined;
+	const beside = proseBeside(places, flagged);
+	return beside ? { member: beside.member, reason: beside.text } : { member: flagged, reason: `${flagged.slice(flagged.lastIndexOf('.') + 1)}: ${String(valueOfMember(places, flagged))}` };
+}
+
+/** The value of a member found in `places` by its full path (`data.error`). */
+function valueOfMember(places: Places, member: string): unknown {
+	const prefix = member.slice(0, member.lastIndexOf('.') + 1);
+	return places.find(([at]) => at === prefix)?.[1][member.slice(prefix.length)];
 }
 
 /** A code: one token, no words (`internal_processing`, `INTERNAL_COMMAND_ERROR`, `500`). */
@@ -139,7 +153,7 @@ function withCode(worded: Failure[], coded: { code: string } | undefined, places
 function proseBeside(places: Places, member: string): { member: string; text: string } | undefined {
 	const prefix = member.slice(0, member.lastIndexOf('.') + 1);
 	const place = places.find(([at]) => at === prefix)?.[1];
-	for (const name of ['message', 'detail', 'description', 'errorMessage', 'error_message']) {
+	for (const name of ['message', 'detail', 'description', 'errorMessage', 'error_message', 'error_description', 'errorDescription']) {
 		const text = place?.[name];
 		if (typeof text === 'string' && /\s/.test(text.trim())) return { member: `${prefix}${name}`, text: text.trim() };
 	}
