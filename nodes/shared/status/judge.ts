@@ -5,7 +5,7 @@
  * the deck's own file where only the file can settle it (`settleFileCheck`).
  */
 import { linkAt, type FoundLink } from '../links';
-import { fileSuggestions, fingerprintOf, indexRecord, suggestionText, wordSuggestions, type Suggestion } from './leaves';
+import { fileSuggestions, fingerprintOf, indexRecord, suggestionText, unlistedWord, wordSuggestions, type Suggestion } from './leaves';
 import { atUserPath, expandJsonStrings, locateRecord, membersOf } from './record';
 import { classify, DEFAULT_STATUS_WORDS, LIST_NAME, PARTIAL_WORDS, type DeckState, type StatusWords } from './vocabulary';
 import { failureOf, failureText, handoverOf, placesOf, progressOf, reasonOf, type Failure, type Handover } from './witnesses';
@@ -131,7 +131,13 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	const links = index.links;
 	// A word that says running or failed is contradicted only by the deck's own file, not by any link
 	const handover = paths.file ? handoverAtPath(view, paths.file, context.resolveAgainst) : handoverOf(links, places, wordState === 'running' || wordState === 'failed');
-	const said = ended !== undefined ? `The operation says done: ${ended}` : `The service said ${word === undefined ? 'no status word' : `"${word}"`}`;
+	// a record with no word the reading takes may still say one on no list, somewhere: said with its path (B13)
+	const unlisted = word === undefined && ended === undefined ? unlistedWord(index, words) : undefined;
+	const said =
+		ended !== undefined
+			? `The operation says done: ${ended}`
+			: `The service said ${word !== undefined ? `"${word}"` : unlisted ? `"${unlisted.value}" at ${unlisted.path}, a word on no Status Words list` : 'no status word'}`;
+	const unlistedAdvice = unlisted ? ` To read it, set ${PATH_OPTION.word} to \`${unlisted.path}\` and add "${unlisted.value}" to ${LIST_NAME.succeeded} if it means finished.` : '';
 	const judgement: StatusJudgement = { state: wordState, wordState, links, ...(word !== undefined ? { word } : {}) };
 	// `status` and `state` (design.md's reading) go without saying; anywhere else is said
 	if (located.path !== undefined && !/^(status|state)(\.|$)/.test(located.path)) judgement.wordAt = located.path;
@@ -210,7 +216,7 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	}
 	if (handover && !progress) {
 		const agreed = wordState === 'succeeded';
-		const thereNote = agreed ? undefined : `${said}, but the record has the deck to hand over (${handover.path})${handover.link ? ', and its file is there' : ''}: reported as completed.${wordState === 'unknown' ? unknownWordAdvice(word, reading.endsInSuccess) : believe}`;
+		const thereNote = agreed ? undefined : `${said}, but the record has the deck to hand over (${handover.path})${handover.link ? ', and its file is there' : ''}: reported as completed.${wordState === 'unknown' ? unknownWordAdvice(word, reading.endsInSuccess) || unlistedAdvice : believe}`;
 		if (!handover.link) return conclude('succeeded', thereNote);
 		// The link alone is no deck: what the record says without it stands until the file is seen there.
 		const withoutFile = byWord();
@@ -233,7 +239,7 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		}
 		if (wordState === 'running') return conclude('running');
 		if (word === undefined && context.httpStatus === 202) return conclude('running');
-		if (word === undefined) return conclude('unknown', `The service's answer carries no status word${handover ? '' : ' and nothing to hand over'}: taken as still working.`);
+		if (word === undefined) return conclude('unknown', unlisted ? `${said}: taken as still working.` : `The service's answer carries no status word${handover ? '' : ' and nothing to hand over'}: taken as still working.`);
 		const earlier = context.earlier?.word === word ? context.earlier : undefined;
 		return conclude('unknown', unknownWordNote(word, earlier && { reads: earlier.reads + 1, seconds: earlier.seconds }, reading.endsInSuccess));
 	}
@@ -332,7 +338,7 @@ export function suggestionsHint(suggestions: { word: Suggestion[]; file: Suggest
 
 /** The output pane's words for a path that matched nothing (n8n's execution hints). */
 export function pathMissHint(option: string, path: string, members: string[], decks: number): string {
-	return `${option} "${path}" matched nothing in the status of ${decks === 1 ? 'one deck' : `${decks} decks`}. The record has: ${members.join(', ') || 'no members'}. Set ${option} to one of these (dots between members, [0] for a list's first entry), or leave it empty for the built-in reading.`;
+	return `${option} "${path}" matched nothing in the status of ${decks === 1 ? 'one deck' : `${decks} decks`}. The record has: ${members.join(', ') || 'no members'}. Set ${option} to one of these (dots between members, [0] for a list's first entry, * for a member named after each deck), or leave it empty for the built-in reading.`;
 }
 
 /**

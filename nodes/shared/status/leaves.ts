@@ -7,6 +7,7 @@
  * the built-in reading finds no word or no file. It is built from the answer with its JSON strings read through
  * (record.ts expandJsonStrings), in document order, with bounds: a record is a service's answer, not a dataset.
  */
+import { displayUrl } from '../download';
 import { isDeliverable, mayBeTheFile, urlOf, type FoundLink } from '../links';
 import { ENUM_LIKE, ENVELOPE_WORDS, memberKey, NOT_A_STATE, ownWord, wordRank } from './members';
 import { classify, normalise, type StatusWords } from './vocabulary';
@@ -147,7 +148,44 @@ export function wordSuggestions(index: RecordIndex, words: StatusWords, read: st
 		.filter((candidate): candidate is { leaf: Leaf; order: number; rank: number } => candidate.rank !== undefined)
 		.sort((a, b) => a.rank - b.rank || a.leaf.depth - b.leaf.depth || a.order - b.order)
 		.slice(0, SUGGESTED)
-		.map(({ leaf }) => ({ path: leaf.path, value: String(leaf.value) }));
+		.map(({ leaf }) => ({ path: portablePath(index, leaf.path), value: String(leaf.value) }));
+}
+
+/**
+ * A word on no list under a member named for a state, reached through envelopes only (`result.default.status:
+ * "wrapped_up"`), for a record whose reading found no word: what the service did say, and where (issue 50 B13),
+ * rather than "no status word". Never a part's word (a slide's, an attempt's).
+ */
+export function unlistedWord(index: RecordIndex, words: StatusWords): Suggestion | undefined {
+	const leaf = index.leaves.find(
+		(candidate) =>
+			candidate.kind === 'word' &&
+			candidate.envelope &&
+			wordRank(candidate.name) !== undefined &&
+			!ENVELOPE_WORDS.has(normalise(String(candidate.value))) &&
+			classify(String(candidate.value), words).state === 'unknown',
+	);
+	return leaf && { path: portablePath(index, leaf.path), value: String(leaf.value) };
+}
+
+/** A member name that is an identifier (`tsk_123`, `8f2c…`, `1234567`): a letter-and-digit or digit run, no word. */
+const ID_LIKE = /^(?:(?=[^.]*\d)[A-Za-z0-9_-]{6,}|\d{4,})$/;
+
+/**
+ * A path that works for every deck (issue 50 B12): a member named after this deck's id, the only member of its
+ * object (`statuses.tsk_123.status`, a map keyed by the deck's id), as `*` (`statuses.*.status`), which the path
+ * options read as any one member.
+ */
+function portablePath(index: RecordIndex, path: string): string {
+	const steps = path.split('.');
+	return steps
+		.map((step, at) => {
+			const name = /^[^[]*/.exec(step)?.[0] ?? step;
+			if (at === 0 || !ID_LIKE.test(name)) return step;
+			const parent = index.places.find((place) => place.path === steps.slice(0, at).join('.'));
+			return parent && Object.keys(parent.value).length === 1 ? `*${step.slice(name.length)}` : step;
+		})
+		.join('.');
 }
 
 /**
@@ -158,7 +196,7 @@ export function fileSuggestions(index: RecordIndex): Suggestion[] {
 	const candidates = index.links.filter(mayBeTheFile);
 	return [...candidates.filter((link) => isDeliverable(link)), ...candidates.filter((link) => !isDeliverable(link))]
 		.slice(0, SUGGESTED)
-		.map((link) => ({ path: link.path, value: link.url }));
+		.map((link) => ({ path: portablePath(index, link.path), value: displayUrl(link.url) }));
 }
 
 /** `Status Word Path \`result.default.status\` is "inprogress"`: one suggestion as the note and the hint write it. */
