@@ -58,6 +58,8 @@ export interface ItemContext {
 
 export interface ReadRequest {
 	path: string;
+	/** A deck's status read (transport.ts statusRequest): an error status carrying the deck's own record is the answer. */
+	jobRecordOf?: string;
 	retry?: Partial<RetrySettings>;
 	/** Adds our fields to a success body (e.g. the deck `state`, which may need a look at the deck's file). */
 	decorate?: (body: Record<string, unknown>, httpStatus: number) => Record<string, unknown> | Promise<Record<string, unknown>>;
@@ -87,7 +89,7 @@ export interface MutationRequest {
 }
 
 export async function sendRead(item: ItemContext, request: ReadRequest): Promise<EmittedItem> {
-	const { outcome } = await item.service.call({ method: 'GET', path: request.path }, request.retry);
+	const { outcome } = await item.service.call({ method: 'GET', path: request.path, ...(request.jobRecordOf !== undefined ? { jobRecordOf: request.jobRecordOf } : {}) }, request.retry);
 	if (outcome.route === 'success' && request.decorate) return emit(item, { ...outcome, body: await request.decorate(outcome.body, outcome.status) }, {});
 	const read = outcome.route === 'error' ? request.readFailure?.(outcome.failure) : undefined;
 	if (read?.error) throw read.error;

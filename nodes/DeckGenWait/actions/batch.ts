@@ -16,7 +16,7 @@ import { knownPurchase, notFoundGraceMsOf } from '../../shared/n8n/justBought';
 import { readReading } from '../../shared/n8n/reading';
 import { waitToolAnswer } from '../../shared/n8n/tool';
 import { pollDecks, type DeckReport } from '../../shared/poller';
-import { deckPath } from '../../shared/transport';
+import { statusRequest } from '../../shared/transport';
 import { checkOnce } from './checkOnce.mode';
 import { downloadCompleted } from './download';
 import { itemFor, loopBound, missingTaskIdItem, simplifyItems } from './items';
@@ -77,7 +77,7 @@ export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData
 			waiting.map((entry) => entry.spec),
 			{
 				fetchStatus: async (taskId, deadline) =>
-					await service.call({ method: 'GET', path: deckPath(taskId, 'status') }, undefined, deadline),
+					await service.call(statusRequest(taskId), undefined, deadline),
 				sleep: service.sleep,
 				signal: service.signal,
 				gate: service.gate,
