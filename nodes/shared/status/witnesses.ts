@@ -6,7 +6,7 @@
 import { bestDeckFile, isPreviewText, namesDeckFile, type FoundLink } from '../links';
 import { isRecord, memberKey, ownWord, PART_MEMBERS, wordRank } from './members';
 import { valueAtRecordPath, type Located } from './record';
-import { classify } from './vocabulary';
+import { classify, normalise } from './vocabulary';
 
 /** Member names that carry a failure when they have content (compared as memberKey writes them). */
 const FAILURE_MEMBERS = new Set([
@@ -15,8 +15,15 @@ const FAILURE_MEMBERS = new Set([
 	'errordescription', 'failuredescription',
 ]);
 
-/** Boolean flags that say the deck failed when true (`failed`, `hasErrors`, a record of flags only: `fatalErrorEncountered`). */
-const FAILURE_FLAGS = /^(?!non|not?)((is|has)?(failed|errored|errors?)|\w*(fatal|errorencountered|erroroccurred|failureoccurred)\w*)$/;
+/**
+ * A boolean flag that says the deck failed when true, read by its words (normalise: `hasErrors` → `has_errors`):
+ * an optional `is`/`has`/`was`, an optional `fatal`, then what went wrong (`failed`, `error(s)`, `failure`,
+ * `fatal`), then optionally that it happened (`fatalErrorEncountered`, `errorOccurred`). Nothing else may stand
+ * in it, so a flag that turns the failure around or only sets a policy is none: `has_non_fatal_errors`,
+ * `isNonFatal`, `ignore_fatal_errors`, `retryOnError`, `failOnError` (issue 50).
+ */
+const FAILURE_FLAG = /^(?:(?:is|has|had|was|were)_)?(?:fatal_)?(?:failed|errored|errors?|failures?|fatal)(?:_(?:errors?|failures?))?(?:_(?:encountered|occurred|happened|found|seen))?$/;
+export const isFailureFlag = (name: string): boolean => FAILURE_FLAG.test(normalise(name));
 
 /** Members that hold the deliverable itself, when they have content. */
 export const RESULT_MEMBERS = new Set([
@@ -100,7 +107,7 @@ export function failureOf(places: Places): Failure | undefined {
 	for (const [prefix, place] of places) {
 		for (const [name, value] of Object.entries(place)) {
 			const key = memberKey(name);
-			if (FAILURE_FLAGS.test(key) && value === true) flagged ??= `${prefix}${name}`;
+			if (value === true && isFailureFlag(name)) flagged ??= `${prefix}${name}`;
 			if (!FAILURE_MEMBERS.has(key)) continue;
 			const reason = failureText(value);
 			if (reason === undefined) continue;
