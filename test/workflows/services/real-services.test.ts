@@ -295,7 +295,7 @@ test('every modelled service names its documentation and its words for every out
 		expect(Object.keys(spec.words.failed).sort()).toEqual([...FAILURE_KINDS].sort());
 		expect(spec.deckLinksAt.length).toBeGreaterThan(0);
 	}
-	expect(SERVICE_SHAPE_NAMES.length).toBeGreaterThanOrEqual(31);
+	expect(SERVICE_SHAPE_NAMES.length).toBeGreaterThanOrEqual(37);
 	const kinds = new Set(SERVICE_SHAPE_NAMES.map((name) => SERVICE_SHAPES[name].kind));
 	expect(kinds).toEqual(new Set(['slides', 'image', 'video', 'audio', 'platform', '3d', 'conversion']));
 	// the classes of issues 37 and 39 each have a shape: a link before its file, a word under `ok`, a reason in a
@@ -312,6 +312,13 @@ test('every modelled service names its documentation and its words for every out
 	expect(specs.filter((spec) => (spec.wordAt ?? '').split('.').length >= 3).map((spec) => spec.wordAt)).toEqual(expect.arrayContaining(['result.default.status', 'data.node.status']));
 	expect(specs.filter((spec) => !spec.wordAt && spec.flags && Object.keys(spec.flags.failed).some((flag) => flag !== 'done')).length).toBeGreaterThanOrEqual(1);
 	expect(specs.filter((spec) => spec.conclusionAt && spec.endedWord).length).toBeGreaterThanOrEqual(2);
+	// and those of issue 50 B: a dotted word, a prefixed hyphen-joined one, a moderation verdict as the word, a failed
+	// job's record carried by a 504
+	const words = (spec: ServiceShapeSpec) => [...spec.words.queued, ...spec.words.running, spec.words.succeeded, ...Object.values(spec.words.failed)];
+	expect(specs.some((spec) => words(spec).includes('job.failed'))).toBe(true);
+	expect(specs.some((spec) => words(spec).includes('processing-error'))).toBe(true);
+	expect(specs.some((spec) => spec.words.failed.moderated === 'nsfw')).toBe(true);
+	expect(specs.some((spec) => Object.values(spec.failedStatus ?? {}).includes(504))).toBe(true);
 });
 
 /**
