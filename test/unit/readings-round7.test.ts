@@ -101,7 +101,7 @@ describe('B8: moderation verdicts in the spellings services use', () => {
 	});
 
 	test('over-reach: a check that is pending, under review or passed is no refusal', () => {
-		for (const word of ['moderation_pending', 'moderating', 'under_review', 'moderation_review', 'safety_check_passed', 'nsfw_check_ok', 'not_nsfw', 'SAFETY_CHECKING']) {
+		for (const word of ['moderation_pending', 'moderating', 'under_review', 'moderation_review', 'safety_check_passed', 'nsfw_check_ok', 'not_nsfw', 'SAFETY_CHECKING', 'passed_safety', 'check_nsfw']) {
 			expect({ word, state: judged({ id: 't-1', status: word }).state }).toEqual({ word, state: expect.stringMatching(/^(running|unknown)$/) });
 		}
 	});

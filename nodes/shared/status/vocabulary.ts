@@ -321,7 +321,8 @@ export function classify(word: string | undefined, words: StatusWords = DEFAULT_
 		if (list === 'running') return { state: 'running', canonical: ending, compound: true };
 		if (list === 'succeeded') return { state: 'unknown', canonical: ending, compound: true, endsInSuccess: true };
 		if (list === 'failed' || (builtInFailures && from === parts.length - 1 && FAILED_ENDINGS.has(ending))) {
-			return parts.slice(0, from).some((part) => NEGATIONS.has(part)) ? { state: 'unknown' } : failed(ending);
+			const cleared = MODERATION_OPENINGS.has(ending) && parts.some((part) => MODERATION_OPEN.has(part));
+			return cleared || parts.slice(0, from).some((part) => NEGATIONS.has(part)) ? { state: 'unknown' } : failed(ending);
 		}
 	}
 	const running = parts.find((part) => listOf(part, words) === 'running');
