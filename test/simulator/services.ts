@@ -1821,7 +1821,7 @@ function coconutJob(v: DeckView): Record<string, unknown> {
 }
 
 /**
- * Intercom data export jobs: `pending`, `in_progress`, `completed`, the file under `download_url` (empty until then);
+ * Intercom data export jobs: `pending`, `in_progress`, `complete`, the file under `download_url` (empty until then);
  * a failed job's poll answers **HTTP 504 with the job's own record** (`status: "failed"`): "If a job has failed,
  * then the HTTP Response Code will show as a 504 (Timeout)" (issue 50 B9); a cancelled job `canceled`.
  */
@@ -1832,7 +1832,7 @@ const intercom: ShapeDef = {
 		kind: 'platform',
 		runningStatus: 200,
 		wordAt: 'status',
-		words: { queued: ['pending'], running: ['in_progress'], succeeded: 'completed', partial: 'completed', failed: { error: 'failed', timeout: 'failed', moderated: 'failed', aborted: 'canceled', cancelled: 'canceled' } },
+		words: { queued: ['pending'], running: ['in_progress'], succeeded: 'complete', partial: 'complete', failed: { error: 'failed', timeout: 'failed', moderated: 'failed', aborted: 'canceled', cancelled: 'canceled' } },
 		reasonAt: {},
 		deckLinksAt: ['download_url'],
 		otherLinksAt: [],
@@ -1849,7 +1849,7 @@ const intercom: ShapeDef = {
 			case 'running':
 				return ok(intercomJob(v, 'in_progress'));
 			case 'succeeded':
-				return ok({ ...intercomJob(v, 'completed'), download_expires_at: String(seconds(v.updatedAt + 2 * 86_400_000)), download_url: v.pptx() });
+				return ok({ ...intercomJob(v, 'complete'), download_expires_at: String(seconds(v.updatedAt + 2 * 86_400_000)), download_url: v.pptx() });
 			case 'failed':
 				return stopped(v.failureKind) ? ok(intercomJob(v, 'canceled')) : ok(intercomJob(v, 'failed'), 504);
 		}

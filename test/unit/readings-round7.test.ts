@@ -34,9 +34,11 @@ describe('B6: words with structure are read by their parts', () => {
 	});
 
 	test('a dotted word that ends in a success word waits for the file, as ASSEMBLY_COMPLETED does', () => {
-		expect(classify('job.completed')).toMatchObject({ state: 'unknown', endsInSuccess: true });
-		expect(judged({ id: 't-1', status: 'job.completed', download_url: FILE })).toMatchObject({ state: 'succeeded', deckUrl: FILE });
-		expect(judged({ id: 't-1', status: 'job.completed', download_url: FILE }, false).state).toBe('unknown');
+		expect(classify('render.completed')).toMatchObject({ state: 'unknown', endsInSuccess: true });
+		expect(judged({ id: 't-1', status: 'render.completed', download_url: FILE })).toMatchObject({ state: 'succeeded', deckUrl: FILE });
+		expect(judged({ id: 't-1', status: 'render.completed', download_url: FILE }, false).state).toBe('unknown');
+		// Coconut's own, on the list: a success word, believed with the deck beside it
+		expect(classify('job.completed')).toMatchObject({ state: 'succeeded', canonical: 'job_completed' });
 	});
 
 	test('a dotted failure two envelopes down is the job’s word', () => {

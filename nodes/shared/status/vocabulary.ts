@@ -38,6 +38,8 @@ const SUCCEEDED: readonly Written[] = [
 	['ended', 'Anthropic message batches (the results file says how each request went)'],
 	['approved', 'Didit'],
 	['assembly_completed', 'Transloadit (ok: ASSEMBLY_COMPLETED)'],
+	['job_completed', 'Coconut (job.completed)'],
+	['processing_completed', 'Redis Cloud tasks (processing-completed)'],
 ];
 
 /** The success words that say the job ended with only part of its output (one format failed, the deck did not). */
