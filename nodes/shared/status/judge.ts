@@ -37,6 +37,11 @@ export interface JudgeContext {
 	httpStatus?: number;
 	/** The reads before this one that sent the same word (the Wait node's), for the note of a word on no list. */
 	earlier?: { word: string; reads: number; seconds: number };
+	/**
+	 * The failure word an earlier read of this deck gave with no reason (its `failureToConfirm`): a failure read
+	 * again now is confirmed, and the deck failed.
+	 */
+	failureToConfirm?: string;
 }
 
 /** What judgeStatus makes of one status record. */
@@ -82,6 +87,13 @@ export interface StatusJudgement {
 	suggestions?: { word: Suggestion[]; file: Suggestion[] };
 	/** Where a failed deck's failure was read (`errors`, `data.task_status_msg`), for a record with no word. */
 	failureAt?: string;
+	/**
+	 * The record says a failure word with no reason and no error anywhere (issue 50, point 5): such a word is also
+	 * a stage on the way (a recording "stopped" while its file uploads, then "available"), so the deck is reported
+	 * running and the word is confirmed on a later read (JudgeContext.failureToConfirm) before it is failed. Set on
+	 * the read that confirms it too (state failed), so the readers' memory keeps confirming it.
+	 */
+	failureToConfirm?: string;
 	/** One or two sentences, present only where the witnesses disagree, the word was elsewhere, or a path missed. */
 	note?: string;
 }
@@ -120,6 +132,9 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	const index = indexRecord(view, context.resolveAgainst);
 	const located = locateRecord(view, words, paths.word, index);
 	const word = located.word;
+	// read where it is not plainly the deck's (a list's one entry, an odd name two levels down): its success
+	// counts only with the deck's file checked and there (issue 50)
+	const weak = located.weak === true;
 	// Google's operations have no word: `done` says whether the job ended (with `error` or `response`)
 	const ended = located.done;
 	const reading = ended === undefined ? classify(word, words) : { state: ended ? ('succeeded' as const) : ('running' as const), canonical: undefined, endsInSuccess: false };
@@ -129,8 +144,10 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	const failure = failureOf(places);
 	const progress = progressOf(places);
 	const links = index.links;
+	// an entry that says it is a preview is never the deck, whatever its link is called (issue 50)
+	const deckCandidates = index.previewLinks.size ? links.filter((link) => !index.previewLinks.has(link.path)) : links;
 	// A word that says running or failed is contradicted only by the deck's own file, not by any link
-	const handover = paths.file ? handoverAtPath(view, paths.file, context.resolveAgainst) : handoverOf(links, places, wordState === 'running' || wordState === 'failed');
+	const handover = paths.file ? handoverAtPath(view, paths.file, context.resolveAgainst) : handoverOf(deckCandidates, places, wordState === 'running' || wordState === 'failed');
 	// a record with no word the reading takes may still say one on no list, somewhere: said with its path (B13)
 	const unlisted = word === undefined && ended === undefined ? unlistedWord(index, words) : undefined;
 	const said =
@@ -170,6 +187,8 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		const unread = unreadPaths(state);
 		if (unread) notes.push(unread);
 		if (judgement.wordAt) notes.push(`(The word was read from ${judgement.wordAt}.)`);
+		// bound the work, not what is seen: where the reading stopped short of the record's end, it says so
+		if (index.cut && state !== 'succeeded' && state !== 'failed') notes.push(`(The record is longer than the reading reads: it stopped after ${index.cut} values. Set File Link Path and Status Word Path to read this record.)`);
 		if (misses.length) judgement.pathMisses = misses;
 		if (notes.length) judgement.note = notes.join(' ');
 		return judgement;
@@ -199,12 +218,12 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		return `${why}${why ? ' ' : ''}To read this record, set one of these in the options: ${said.join('; ')}.`;
 	}
 
-	if (word !== undefined && wordState !== 'unknown' && words.own?.includes(wordState)) {
+	if (word !== undefined && wordState !== 'unknown' && words.own?.includes(wordState) && !(weak && wordState === 'succeeded')) {
 		const other = failure && wordState !== 'failed' ? `a failure reason (${failure.member}: ${failure.reason})` : handover && wordState !== 'succeeded' ? `the deck to hand over (${handover.path})` : undefined;
 		return conclude(wordState, other && `${said}, which your ${LIST_NAME[wordState]} list makes ${wordState}, though the record carries ${other}: your list decides.`);
 	}
 	const believe = word === undefined ? '' : ` To believe the word instead, add "${word}" to ${LIST_NAME[wordState === 'unknown' ? 'running' : wordState]}.`;
-	if (wordState === 'succeeded' && handover) {
+	if (wordState === 'succeeded' && handover && !weak) {
 		const stray = [failure && `a failure member (${failure.member}: ${failure.reason})`, progress && `a progress short of its end (${progress})`].filter(Boolean).join(' and ');
 		if (partialWord) notes.push(`${said}: part of the job did not finish${failure ? ` (${failure.reason})` : ''}, but the deck is there to hand over (${handover.path}): reported as completed.`);
 		else if (stray) notes.push(`${said} and the record has the deck to hand over (${handover.path}), though it also carries ${stray}: reported as completed.`);
@@ -217,7 +236,8 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	if (handover && !progress) {
 		const agreed = wordState === 'succeeded';
 		const thereNote = agreed ? undefined : `${said}, but the record has the deck to hand over (${handover.path})${handover.link ? ', and its file is there' : ''}: reported as completed.${wordState === 'unknown' ? unknownWordAdvice(word, reading.endsInSuccess) || unlistedAdvice : believe}`;
-		if (!handover.link) return conclude('succeeded', thereNote);
+		// a file named by no link cannot be checked: it confirms a success word (above), never stands against the word
+		if (!handover.link) return byWord(`The record names a file (${handover.path}) that is no link, so it cannot be checked: not taken as finished on it.`);
 		// The link alone is no deck: what the record says without it stands until the file is seen there.
 		const withoutFile = byWord();
 		withoutFile.fileToCheck = { url: handover.link.url, path: handover.path, thereNote: thereNote ?? '', fingerprint: fingerprintOf(index, { word, done: ended, progress }), wordless: word === undefined && ended === undefined };
@@ -226,8 +246,12 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	return byWord();
 
 	/** Step 5: what the word says, the record having nothing to set against it. */
-	function byWord(): StatusJudgement {
-		if (wordState === 'failed') return conclude('failed');
+	function byWord(aside?: string): StatusJudgement {
+		if (aside) notes.push(aside);
+		if (wordState === 'failed') return failedByWord();
+		if (wordState === 'succeeded' && weak && !ended) {
+			return conclude('unknown', `${said} at ${located.path}, which is not plainly the deck's record (a list's one entry, or under ${located.prefix.replace(/\.$/, '')}): a success word there is believed only with the deck's file, and the record has no file that is there: still checking.`);
+		}
 		if (wordState === 'succeeded') {
 			if (ended) {
 				const why = reasonOf(view, located);
@@ -242,6 +266,23 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		if (word === undefined) return conclude('unknown', unlisted ? `${said}: taken as still working.` : `The service's answer carries no status word${handover ? '' : ' and nothing to hand over'}: taken as still working.`);
 		const earlier = context.earlier?.word === word ? context.earlier : undefined;
 		return conclude('unknown', unknownWordNote(word, earlier && { reads: earlier.reads + 1, seconds: earlier.seconds }, reading.endsInSuccess));
+	}
+
+	/**
+	 * A failure word with nothing against it: failed with its reason, wherever the record gives one. With no reason
+	 * and no error anywhere it may be a stage (issue 50, point 5: a recording "stopped" while its file uploads,
+	 * then "available"), so it is confirmed on a later read first: running until then (`failureToConfirm`). A
+	 * word on the user's own Failed list, or a partial word, is believed at once.
+	 */
+	function failedByWord(): StatusJudgement {
+		const why = reasonOf(view, located);
+		if (why || words.own?.includes('failed') || partialWord) return conclude('failed', undefined, why);
+		if (context.failureToConfirm !== undefined) {
+			judgement.failureToConfirm = word ?? '';
+			return conclude('failed', `${said} with no reason, after "${context.failureToConfirm}" at the read before: a failure confirmed on a second read.`);
+		}
+		judgement.failureToConfirm = word ?? '';
+		return conclude('running', `${said}, a failure word, with no reason and no error in the record: services also say such a word on the way (a recording "stopped" while its file uploads), so it is read again before the deck is reported failed.`);
 	}
 }
 
@@ -278,6 +319,7 @@ export function settleFileCheck(judgement: StatusJudgement, check: FileCheck): S
 		settled.state = 'succeeded';
 		settled.handover = pending.path;
 		settled.deckUrl = pending.url;
+		delete settled.failureToConfirm;
 		delete settled.failureReason;
 		delete settled.failureCode;
 		const notes = [pending.thereNote, ...(settled.pathMisses ?? []).map((miss) => pathMissNote(miss.option, miss.path, miss.members)), settled.wordAt && `(The word was read from ${settled.wordAt}.)`].filter(Boolean);
@@ -352,6 +394,8 @@ export function stateFields(body: Record<string, unknown>, judgement: StatusJudg
 	const fields: Record<string, unknown> = { ...rest, state: judgement.state, ...(judgement.word !== undefined ? { statusWord: judgement.word } : {}) };
 	if (judgement.note) fields.statusNote = judgement.note;
 	if (judgement.state === 'failed' && judgement.failureReason) fields.failureReason = judgement.failureReason;
+	// carried to the next read of a loop (Get Status, Check Once), which confirms it (issue 50)
+	if (judgement.failureToConfirm !== undefined && judgement.state !== 'failed') fields.failureToConfirm = judgement.failureToConfirm;
 	if (serviceState !== undefined) fields.serviceState = serviceState;
 	return fields;
 }

@@ -4,7 +4,7 @@
  * hand over. judge.ts weighs them.
  */
 import { bestDeckFile, isPreviewText, namesDeckFile, type FoundLink } from '../links';
-import { isRecord, memberKey, ownWord, PART_MEMBERS, wordRank } from './members';
+import { declaresPreview, isPartMember, isRecord, memberKey, ownWord, wordRank } from './members';
 import { valueAtRecordPath, type Located } from './record';
 import { classify, normalise } from './vocabulary';
 
@@ -211,7 +211,7 @@ function besideTheWord(body: Record<string, unknown>, located: Located): Failure
 /** A failure member one level inside the record (Azure's `properties.error`). */
 function nestedFailureOf(located: Located): Failure | undefined {
 	for (const [name, value] of Object.entries(located.record)) {
-		if (!isRecord(value) || PART_MEMBERS.test(name) || wordRank(name) !== undefined) continue;
+		if (!isRecord(value) || isPartMember(name) || wordRank(name) !== undefined) continue;
 		const failure = failureOf([[`${located.prefix}${name}.`, value]]);
 		if (failure) return failure;
 	}
@@ -351,6 +351,8 @@ function namesAFile(value: unknown, strict: boolean, depth = 0): boolean {
 	}
 	if (!value || typeof value !== 'object' || depth > 3) return false;
 	if (Array.isArray(value)) return value.some((entry) => namesAFile(entry, strict, depth + 1));
+	// an entry that says it is a thumbnail or a preview names no deck, whatever its file is called (issue 50)
+	if (declaresPreview(value as Record<string, unknown>)) return false;
 	return Object.entries(value as Record<string, unknown>).some(([name, member]) =>
 		FILE_MEMBERS.has(memberKey(name))
 			? typeof member === 'string'

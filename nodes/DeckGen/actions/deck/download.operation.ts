@@ -86,8 +86,10 @@ export async function execute(item: ItemContext) {
 			}
 			throw new NodeOperationError(ctx.getNode(), `Reading the status of deck ${taskId}: ${result.outcome.failure.detail}`, { itemIndex });
 		}
-		const judgement = await judgeDeckStatus(ctx, service.baseUrl, taskId, { body: result.outcome.body, httpStatus: result.outcome.status }, readReading(options as ReadingSettings));
+		const judgement = await judgeDeckStatus(ctx, service.baseUrl, taskId, { body: result.outcome.body, httpStatus: result.outcome.status }, readReading(options as ReadingSettings), { itemIndex, credentialId: service.credentialId });
 		Object.assign(json, { taskId, status: judgement.word ?? null });
+		// an earlier read's failure to confirm was this read's to confirm (a failed deck ends here with an error)
+		delete json.failureToConfirm;
 		putDeckLinks(json, describeLinks(judgement.links, judgement.deckUrl), input?.json, 'input');
 		if (judgement.state !== 'succeeded') {
 			const failed = judgement.state === 'failed';

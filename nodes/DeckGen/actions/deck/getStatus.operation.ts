@@ -41,7 +41,7 @@ export async function execute(item: ItemContext) {
 		readFailure: (failure) =>
 			readNotFound(item.ctx, item.itemIndex, taskId, failure, knownPurchase(item.ctx, item.itemIndex, taskId, item.service.credentialId), notFoundGraceMsOf(options)),
 		decorate: async (body, httpStatus) => {
-			const judgement = await judgeDeckStatus(item.ctx, item.service.baseUrl, taskId, { body, httpStatus }, reading);
+			const judgement = await judgeDeckStatus(item.ctx, item.service.baseUrl, taskId, { body, httpStatus }, reading, { itemIndex: item.itemIndex, credentialId: item.service.credentialId });
 			const json: Record<string, unknown> = { taskId, ...stateFields(body, judgement) };
 			// The service's own `links` / `deckUrl`, if it sends such members, stay as serviceLinks / serviceDeckUrl.
 			putDeckLinks(json, describeLinks(judgement.links, judgement.deckUrl), body, 'service');
