@@ -41,8 +41,11 @@ describe('B6: words with structure are read by their parts', () => {
 		expect(classify('job.completed')).toMatchObject({ state: 'succeeded', canonical: 'job_completed' });
 	});
 
-	test('a dotted failure two envelopes down is the job’s word', () => {
-		expect(judged({ success: true, result: { default: { status: 'render.failed' } } })).toMatchObject({ state: 'failed', wordAt: 'result.default.status' });
+	test('a dotted failure two envelopes down is the job’s word (with no reason, confirmed on the next read: issue 50 A5)', () => {
+		const body = { success: true, result: { default: { status: 'render.failed' } } };
+		expect(judged(body)).toMatchObject({ wordState: 'failed', wordAt: 'result.default.status', failureToConfirm: 'render.failed' });
+		expect(judged(body, true, { failureToConfirm: 'render.failed' })).toMatchObject({ state: 'failed' });
+		expect(judged({ ...body, result: { default: { status: 'render.failed', error: 'Out of memory' } } })).toMatchObject({ state: 'failed', failureReason: 'Out of memory' });
 	});
 
 	test('over-reach: a dotted word that negates its failure, or whose stop is still under way, never fails a deck', () => {
@@ -91,8 +94,13 @@ describe('B8: moderation verdicts in the spellings services use', () => {
 		['sensitive_content', 'MiniMax'],
 		['RAI_FILTERED', 'Vertex AI'],
 		['Request Moderated', 'Black Forest Labs'],
-	])('%s (%s) fails the deck at once', (word) => {
-		expect(judged({ id: 't-1', status: word }).state).toBe('failed');
+	])('%s (%s) fails the deck at once, a verdict being its own reason', (word) => {
+		expect(judged({ id: 't-1', status: word })).toMatchObject({ state: 'failed' });
+		expect(judged({ id: 't-1', status: word })).not.toHaveProperty('failureToConfirm');
+	});
+
+	test('over-reach: a bare failure word that is no verdict is still confirmed on a later read (issue 50 A5)', () => {
+		expect(judged({ id: 't-1', status: 'stopped' })).toMatchObject({ state: 'running', failureToConfirm: 'stopped' });
 	});
 
 	test('a verdict as the reason beside a failure word is the reason', () => {
@@ -172,7 +180,7 @@ describe('B12: a suggested path works for every deck', () => {
 		expect(judgement.suggestions?.word).toEqual([{ path: 'statuses.*.status', value: 'baking' }]);
 		// the same path reads another deck's record
 		for (const id of ['tsk_123', 'tsk_456', 'b7f1c2d4-9e8a-4c3b-8f2d-1a2b3c4d5e6f']) {
-			expect(judged(record(id, 'FAILED'), true, { paths: { word: 'statuses.*.status' } })).toMatchObject({ state: 'failed', word: 'FAILED' });
+			expect(judged(record(id, 'FAILED'), true, { paths: { word: 'statuses.*.status' } })).toMatchObject({ wordState: 'failed', word: 'FAILED', wordAt: `statuses.${id}.status` });
 		}
 		expect(valueAtRecordPath(record('tsk_9', 'x'), 'statuses.*.status')).toBe('x');
 		expect(atUserPath({ data: { files: [{ url: 'a' }, { url: FILE }] } }, 'data.files.*.url')).toEqual({ value: 'a', path: 'data.files[0].url' });

@@ -7,7 +7,7 @@
 import { linkAt, type FoundLink } from '../links';
 import { fileSuggestions, fingerprintOf, indexRecord, suggestionText, unlistedWord, wordSuggestions, type Suggestion } from './leaves';
 import { atUserPath, expandJsonStrings, locateRecord, membersOf } from './record';
-import { classify, DEFAULT_STATUS_WORDS, LIST_NAME, PARTIAL_WORDS, type DeckState, type StatusWords } from './vocabulary';
+import { classify, DEFAULT_STATUS_WORDS, isModerationVerdict, LIST_NAME, PARTIAL_WORDS, type DeckState, type StatusWords } from './vocabulary';
 import { failureOf, failureText, handoverOf, placesOf, progressOf, reasonOf, type Failure, type Handover } from './witnesses';
 
 /** The dot paths a user set for the readings that no built-in search got right (the three Path options). */
@@ -276,7 +276,8 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	 */
 	function failedByWord(): StatusJudgement {
 		const why = reasonOf(view, located);
-		if (why || words.own?.includes('failed') || partialWord) return conclude('failed', undefined, why);
+		// a moderation verdict (`nsfw`, `SAFETY.INPUT.TEXT`) is its own reason: no stage says it (issue 50 B8)
+		if (why || words.own?.includes('failed') || partialWord || isModerationVerdict(reading.canonical)) return conclude('failed', undefined, why);
 		if (context.failureToConfirm !== undefined) {
 			judgement.failureToConfirm = word ?? '';
 			return conclude('failed', `${said} with no reason, after "${context.failureToConfirm}" at the read before: a failure confirmed on a second read.`);

@@ -251,7 +251,7 @@ function dataWrapperOf(body: Record<string, unknown>): { name: string; record: R
 	const objects = Object.entries(body).filter(([, value]) => isRecord(value));
 	if (objects.length !== 1) return undefined;
 	const [name, record] = objects[0] as [string, Record<string, unknown>];
-	if (PART_MEMBERS.test(name) || wordRank(name) !== undefined) return undefined;
+	if (isPartMember(name) || wordRank(name) !== undefined) return undefined;
 	const others = Object.keys(body).filter((member) => member !== name);
 	return others.length > 0 && others.every((member) => ENVELOPE_MEMBERS.test(memberKey(member))) ? { name, record } : undefined;
 }

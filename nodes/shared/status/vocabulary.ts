@@ -333,6 +333,15 @@ export function classify(word: string | undefined, words: StatusWords = DEFAULT_
 	return { state: 'unknown' };
 }
 
+/**
+ * Whether a failure word (its list word, `WordReading.canonical`) is a moderation verdict: the word says why the
+ * deck ended (`nsfw`, `moderation_blocked`, Runway's `SAFETY.…`), so it needs no reason beside it to be believed.
+ */
+export function isModerationVerdict(canonical: string | undefined): boolean {
+	return canonical !== undefined && (MODERATION_VERDICTS.has(canonical) || (MODERATION_OPENINGS.has(canonical) && canonical !== 'moderation'));
+}
+const MODERATION_VERDICTS = new Set([...wordsOf(MODERATED), 'filtered']);
+
 /** The names of the three lists, as the options call them. */
 export const LIST_NAME: Record<WordList, string> = {
 	succeeded: 'Succeeded Status Words',
