@@ -6,6 +6,7 @@
  * life, the decoy fixture and the simulator's real shapes) is test/workflows/deckgen/never-wrong.test.ts.
  */
 import { judgeStatus, settleFileCheck, type StatusJudgement } from '../../nodes/shared/status';
+import { CONFIRM_AFTER_MS, noteUnconfirmedFailure, unconfirmedFailure } from '../../nodes/shared/unconfirmedFailures';
 
 const FILE = 'https://files.example/decks/t-1/deck.pptx';
 
@@ -149,5 +150,22 @@ describe('3. a long record: the work is bounded, not what is seen', () => {
 		expect(judgement.state).not.toBe('succeeded');
 		expect(judgement.note).toMatch(/The record is longer than the reading reads: it stopped after 200000 values/);
 		expect(judgeStatus({ slides: slides(5) }).note ?? '').not.toMatch(/longer than the reading reads/);
+	});
+});
+
+describe("5. this process's memory of a failure to confirm (shared/unconfirmedFailures.ts)", () => {
+	test('a later read confirms only a poll interval after the first that said the word, and for an hour; any other reading forgets it', () => {
+		const at = 1_000_000;
+		noteUnconfirmedFailure('cred', 'tsk_1', 'stopped', at);
+		// back to back (a Get Status, then a Check Once): one moment of the deck, no confirmation
+		expect(unconfirmedFailure('cred', 'tsk_1', at + 1)).toBeUndefined();
+		// said again: still counted from the first read
+		noteUnconfirmedFailure('cred', 'tsk_1', 'stopped', at + 4_000);
+		expect(unconfirmedFailure('cred', 'tsk_1', at + CONFIRM_AFTER_MS)).toBe('stopped');
+		expect(unconfirmedFailure('other', 'tsk_1', at + CONFIRM_AFTER_MS)).toBeUndefined();
+		noteUnconfirmedFailure('cred', 'tsk_1', undefined, at + 6_000);
+		expect(unconfirmedFailure('cred', 'tsk_1', at + 7_000)).toBeUndefined();
+		noteUnconfirmedFailure('cred', 'tsk_2', 'stopped', at);
+		expect(unconfirmedFailure('cred', 'tsk_2', at + 61 * 60_000)).toBeUndefined();
 	});
 });
