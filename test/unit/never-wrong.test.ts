@@ -126,6 +126,14 @@ describe('5. a failure word with no reason may be a stage', () => {
 		expect(judged({ status: 'available', url: FILE })).toMatchObject({ state: 'succeeded', deckUrl: FILE });
 	});
 
+	test("a part's own error beside a bare failure word is no reason for the deck: an attempt's, a webhook's", () => {
+		for (const body of [{ status: 'stopped', attempts: [{ error: 'worker lost' }] }, { status: 'stopped', webhook: { last_error: 'HTTP 500 from your endpoint' } }]) {
+			expect(judgeStatus(body)).toMatchObject({ state: 'running', failureToConfirm: 'stopped' });
+		}
+		// a failed step's message is the deck's reason (CloudConvert's tasks[])
+		expect(judgeStatus({ status: 'failed', tasks: [{ name: 'convert', status: 'error', message: 'Conversion failed' }] })).toMatchObject({ state: 'failed', failureReason: 'Conversion failed' });
+	});
+
 	test('over-reach: a failure word with a reason, an error member, or on the user’s own list fails at once', () => {
 		expect(judgeStatus({ status: 'stopped', reason: 'Out of credits' })).toMatchObject({ state: 'failed', failureReason: 'Out of credits' });
 		expect(judgeStatus({ status: 'failed', error: { code: 'x', message: 'y' } })).toMatchObject({ state: 'failed', failureReason: 'y' });

@@ -270,7 +270,9 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	 * A failure word with nothing against it: failed with its reason, wherever the record gives one. With no reason
 	 * and no error anywhere it may be a stage (issue 50, point 5: a recording "stopped" while its file uploads,
 	 * then "available"), so it is confirmed on a later read first: running until then (`failureToConfirm`). A
-	 * word on the user's own Failed list, or a partial word, is believed at once.
+	 * word not plainly the deck's (`weak`) is held to the same rule: "more than the word" is a reason or error in
+	 * the record, or the same story at a later read; a part's word (an attempt's, a webhook's) never gets here.
+	 * A word on the user's own Failed list, or a partial word, is believed at once.
 	 */
 	function failedByWord(): StatusJudgement {
 		const why = reasonOf(view, located);
