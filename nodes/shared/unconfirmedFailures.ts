@@ -10,23 +10,36 @@ const seen = new Map<string, { word: string; at: number }>();
 const SEEN_MAX = 10_000;
 /** Long past any poll interval: a word read this long ago is no confirmation of anything. */
 const SEEN_FOR_MS = 60 * 60_000;
+/**
+ * A read confirms only this long after the first that said the word (the contract's poll interval): two readers
+ * reading the deck back to back (a Get Status, then a Check Once) read one moment of it, not two.
+ */
+export const CONFIRM_AFTER_MS = 5_000;
 
 const keyOf = (credential: string, taskId: string) => `${credential}\u0000${taskId}`;
 
-/** The failure word with no reason a read of this deck in this process gave last, within the hour. */
+/** The failure word with no reason a read of this deck in this process gave, at least CONFIRM_AFTER_MS and at most an hour ago. */
 export function unconfirmedFailure(credential: string, taskId: string, now = Date.now()): string | undefined {
 	const entry = seen.get(keyOf(credential, taskId));
 	if (!entry) return undefined;
-	if (now - entry.at <= SEEN_FOR_MS) return entry.word;
-	seen.delete(keyOf(credential, taskId));
-	return undefined;
+	if (now - entry.at > SEEN_FOR_MS) {
+		seen.delete(keyOf(credential, taskId));
+		return undefined;
+	}
+	return now - entry.at >= CONFIRM_AFTER_MS ? entry.word : undefined;
 }
 
-/** What the latest read of a deck left to confirm (its judgement's `failureToConfirm`), or nothing: kept, or forgotten. */
+/**
+ * What the latest read of a deck said of a failure with no reason (its judgement's `failureToConfirm`), or nothing:
+ * kept since the first read that said it, or forgotten.
+ */
 export function noteUnconfirmedFailure(credential: string, taskId: string, word: string | undefined, now = Date.now()): void {
 	const key = keyOf(credential, taskId);
-	seen.delete(key);
-	if (word === undefined) return;
+	if (word === undefined) {
+		seen.delete(key);
+		return;
+	}
+	if (seen.has(key)) return;
 	seen.set(key, { word, at: now });
 	while (seen.size > SEEN_MAX) seen.delete(seen.keys().next().value as string);
 }

@@ -6,6 +6,7 @@
  * life, the decoy fixture and the simulator's real shapes) is test/workflows/deckgen/never-wrong.test.ts.
  */
 import { judgeStatus, settleFileCheck, type StatusJudgement } from '../../nodes/shared/status';
+import { CONFIRM_AFTER_MS, noteUnconfirmedFailure, unconfirmedFailure } from '../../nodes/shared/unconfirmedFailures';
 
 const FILE = 'https://files.example/decks/t-1/deck.pptx';
 
@@ -125,6 +126,14 @@ describe('5. a failure word with no reason may be a stage', () => {
 		expect(judged({ status: 'available', url: FILE })).toMatchObject({ state: 'succeeded', deckUrl: FILE });
 	});
 
+	test("a part's own error beside a bare failure word is no reason for the deck: an attempt's, a webhook's", () => {
+		for (const body of [{ status: 'stopped', attempts: [{ error: 'worker lost' }] }, { status: 'stopped', webhook: { last_error: 'HTTP 500 from your endpoint' } }]) {
+			expect(judgeStatus(body)).toMatchObject({ state: 'running', failureToConfirm: 'stopped' });
+		}
+		// a failed step's message is the deck's reason (CloudConvert's tasks[])
+		expect(judgeStatus({ status: 'failed', tasks: [{ name: 'convert', status: 'error', message: 'Conversion failed' }] })).toMatchObject({ state: 'failed', failureReason: 'Conversion failed' });
+	});
+
 	test('over-reach: a failure word with a reason, an error member, or on the user’s own list fails at once', () => {
 		expect(judgeStatus({ status: 'stopped', reason: 'Out of credits' })).toMatchObject({ state: 'failed', failureReason: 'Out of credits' });
 		expect(judgeStatus({ status: 'failed', error: { code: 'x', message: 'y' } })).toMatchObject({ state: 'failed', failureReason: 'y' });
@@ -149,5 +158,22 @@ describe('3. a long record: the work is bounded, not what is seen', () => {
 		expect(judgement.state).not.toBe('succeeded');
 		expect(judgement.note).toMatch(/The record is longer than the reading reads: it stopped after 200000 values/);
 		expect(judgeStatus({ slides: slides(5) }).note ?? '').not.toMatch(/longer than the reading reads/);
+	});
+});
+
+describe("5. this process's memory of a failure to confirm (shared/unconfirmedFailures.ts)", () => {
+	test('a later read confirms only a poll interval after the first that said the word, and for an hour; any other reading forgets it', () => {
+		const at = 1_000_000;
+		noteUnconfirmedFailure('cred', 'tsk_1', 'stopped', at);
+		// back to back (a Get Status, then a Check Once): one moment of the deck, no confirmation
+		expect(unconfirmedFailure('cred', 'tsk_1', at + 1)).toBeUndefined();
+		// said again: still counted from the first read
+		noteUnconfirmedFailure('cred', 'tsk_1', 'stopped', at + 4_000);
+		expect(unconfirmedFailure('cred', 'tsk_1', at + CONFIRM_AFTER_MS)).toBe('stopped');
+		expect(unconfirmedFailure('other', 'tsk_1', at + CONFIRM_AFTER_MS)).toBeUndefined();
+		noteUnconfirmedFailure('cred', 'tsk_1', undefined, at + 6_000);
+		expect(unconfirmedFailure('cred', 'tsk_1', at + 7_000)).toBeUndefined();
+		noteUnconfirmedFailure('cred', 'tsk_2', 'stopped', at);
+		expect(unconfirmedFailure('cred', 'tsk_2', at + 61 * 60_000)).toBeUndefined();
 	});
 });

@@ -106,19 +106,23 @@ export interface StatusJudgement {
  * while the word says running or failed only a file that names the deck's format or a download, never a
  * preview, thumbnail or app page), a progress short of its scale's end, and last the deck's file itself. In
  * this order:
+ * Never wrong before read more (issue 50): a word under a part of the job (a preview, a payment, an attempt, a
+ * slide: members.ts PART_MEMBERS) is never the deck's; a word not plainly the deck's (`Located.weak`) says
+ * succeeded only with the deck's file checked and there; a failure word with no reason is confirmed on a later
+ * read.
  * 1. a word on a list the user set (Status Words options) is believed: the person's statement about
- *    their deployment;
- * 2. a success word AND the deck to hand over: completed, whatever one other member says (a failure
- *    member, a progress below its end: noted, never a veto). No extra request: word and file agree;
+ *    their deployment (a success word not plainly the deck's excepted);
+ * 2. a success word plainly the deck's AND the deck to hand over: completed, whatever one other member says (a
+ *    failure member, a progress below its end: noted, never a veto). No extra request: word and file agree;
  * 3. else a failure member with content: failed, with the service's reason, whatever the word;
- * 4. else the deck to hand over, unless the progress says the deck is mid-way: completed, whatever the
- *    word, if the file is there: a link is no deck until its file is (`fileToCheck`; a result member naming a
- *    file that is no link cannot be checked and is believed);
- * 5. else the word: a failure word is failed, with the service's reason wherever the record gives it; a
- *    partial word (the job ended with part of its output) with nothing to hand over is failed; a success word
- *    with nothing to hand over is not believed alone (`unknown`: it keeps being polled, and at Max Wait it is
- *    Still Running); a word on no list is `unknown` (running, as a 202 with no word is), and the note names
- *    the lists that settle it.
+ * 4. else the deck's link, unless the progress says the deck is mid-way: completed, whatever the word, if the
+ *    file is there: a link is no deck until its file is (`fileToCheck`); a file named by no link cannot be
+ *    checked, so it confirms a success word (step 2) and never stands against the word;
+ * 5. else the word: a failure word is failed with the service's reason wherever the record gives it, and with
+ *    none it is running until a later read says a failure again (`failureToConfirm`); a partial word (the job
+ *    ended with part of its output) with nothing to hand over is failed; a success word with nothing to hand
+ *    over is not believed alone (`unknown`: it keeps being polled, and at Max Wait it is Still Running); a word
+ *    on no list is `unknown` (running, as a 202 with no word is), and the note names the lists that settle it.
  * A record with no word whose `done` is a boolean (Google's long-running operations) is read by it: `done:
  * false` running; `done: true` ended, so with an `error` it failed, with the deck it is completed, and with
  * neither it failed (a reason member, such as Veo's `raiMediaFilteredReasons`, says why).
@@ -272,7 +276,9 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	 * A failure word with nothing against it: failed with its reason, wherever the record gives one. With no reason
 	 * and no error anywhere it may be a stage (issue 50, point 5: a recording "stopped" while its file uploads,
 	 * then "available"), so it is confirmed on a later read first: running until then (`failureToConfirm`). A
-	 * word on the user's own Failed list, or a partial word, is believed at once.
+	 * word not plainly the deck's (`weak`) is held to the same rule: "more than the word" is a reason or error in
+	 * the record, or the same story at a later read; a part's word (an attempt's, a webhook's) never gets here.
+	 * A word on the user's own Failed list, or a partial word, is believed at once.
 	 */
 	function failedByWord(): StatusJudgement {
 		const why = reasonOf(view, located);

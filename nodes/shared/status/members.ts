@@ -94,8 +94,18 @@ export const ENVELOPE_WORDS = new Set(['success', 'ok', 'succeed']);
  * part too, whatever its name (leaves.ts). `jobs` is not here: AWS Batch's DescribeJobs answers `jobs: [{…}]`,
  * the one job asked for.
  */
-export const PART_MEMBERS =
-	/^(tasks?|sub_?tasks?|steps?|stages?|children|uploads?|inputs?|sources?|formats?|exports?|files?|outputs?|results?|downloads?|artifacts?|assets?|deliverables?|variants|errors?|failures?|warnings?|messages|links|_links|meta|metadata|usage|credits|base_?resp|extensions|billing|pagination|previews?|thumbnails?|thumbs?|posters?|covers?|images?|payments?|invoices?|charges?|subscriptions?|webhooks?|callbacks?|notifications?|hooks?|attempts?|retries|history|histories|events?|logs?|revisions|versions|previous|parent|slides?|pages?|chapters?|scenes?|sections?|frames?|clips?|segments?|chunks?)$/i;
+const STEPS_FILES_AND_BOOKKEEPING =
+	'tasks?|sub_?tasks?|steps?|stages?|children|uploads?|inputs?|sources?|formats?|exports?|files?|outputs?|results?|downloads?|artifacts?|assets?|deliverables?|variants|errors?|failures?|warnings?|messages|links|_links|meta|metadata|usage|credits|base_?resp|extensions|billing|pagination';
+const BESIDE_THE_DECK_NAMES =
+	'previews?|thumbnails?|thumbs?|posters?|covers?|images?|payments?|invoices?|charges?|subscriptions?|webhooks?|callbacks?|notifications?|hooks?|attempts?|retries|history|histories|events?|logs?|revisions|versions|previous|parent|slides?|pages?|chapters?|scenes?|sections?|frames?|clips?|segments?|chunks?';
+export const PART_MEMBERS = new RegExp(`^(${STEPS_FILES_AND_BOOKKEEPING}|${BESIDE_THE_DECK_NAMES})$`, 'i');
+
+/**
+ * Of the parts, those beside the deck rather than steps towards it (a preview, a payment, a webhook, an earlier
+ * attempt, a history, a slide): their errors and reasons are about themselves, so none is read as why the deck
+ * failed (witnesses.ts reasonOf), where a failed step's message is (CloudConvert's `tasks[].message`).
+ */
+export const BESIDE_THE_DECK = new RegExp(`^(${BESIDE_THE_DECK_NAMES})$`, 'i');
 
 /** Whether a member holds a part of the job (PART_MEMBERS). */
 export const isPartMember = (name: string): boolean => PART_MEMBERS.test(name);

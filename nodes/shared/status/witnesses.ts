@@ -4,7 +4,7 @@
  * hand over. judge.ts weighs them.
  */
 import { bestDeckFile, isPreviewText, namesDeckFile, type FoundLink } from '../links';
-import { declaresPreview, isPartMember, isRecord, memberKey, ownWord, wordRank } from './members';
+import { BESIDE_THE_DECK, declaresPreview, isPartMember, isRecord, memberKey, ownWord, wordRank } from './members';
 import { valueAtRecordPath, type Located } from './record';
 import { classify, normalise } from './vocabulary';
 
@@ -225,6 +225,8 @@ function nestedFailureOf(located: Located): Failure | undefined {
 function failedSubTaskOf(record: Record<string, unknown>, prefix: string, depth = 0): Failure | undefined {
 	if (depth > 2) return undefined;
 	for (const [name, value] of Object.entries(record)) {
+		// an earlier attempt, a webhook, a slide: its failure is its own, never why the deck failed (issue 50)
+		if (BESIDE_THE_DECK.test(name)) continue;
 		const entries = Array.isArray(value) ? value : isRecord(value) && depth > 0 ? [value] : [];
 		for (const [index, entry] of entries.entries()) {
 			if (!isRecord(entry)) continue;
@@ -283,6 +285,7 @@ function statusMessageOf(located: Located): Failure | undefined {
 function namedReasonOf(value: Record<string, unknown> | unknown[], prefix: string, word: string | undefined, depth = 0): Failure | undefined {
 	if (depth > 4) return undefined;
 	for (const [name, member] of Object.entries(value)) {
+		if (!Array.isArray(value) && BESIDE_THE_DECK.test(name)) continue;
 		const at = Array.isArray(value) ? `${prefix.replace(/\.$/, '')}[${name}]` : `${prefix}${name}`;
 		if (!Array.isArray(value) && WHY_MEMBER.test(memberKey(name)) && memberKey(name) !== 'finishreason') {
 			const text = failureText(member);

@@ -214,19 +214,18 @@ describe.each(SERVICE_SHAPE_NAMES)('our nodes against the shape of %s', (service
 		sim.control.advance(2 * MINUTE);
 		const reason = spec.reasonAt[kind] ? FAILURE_REASONS[kind].message : undefined;
 
-		const [first] = jsonOf((await deckOperation(sim, 'get-status', taskId)).success);
-		if (reason) expect(first.state).toBe('failed');
-		// a failure word with no reason may be a stage (issue 50): running, with the word to confirm; the next read confirms it
-		if (first.state !== 'failed') expect(first).toMatchObject({ state: 'running', failureToConfirm: first.statusWord });
 		const [status] = jsonOf((await deckOperation(sim, 'get-status', taskId)).success);
-		expect(status.state).toBe('failed');
+		if (reason) expect(status.state).toBe('failed');
+		// a failure word with no reason may be a stage (issue 50): one read says running, with the word to confirm
+		const bare = status.state !== 'failed';
+		if (bare) expect(status).toMatchObject({ state: 'running', failureToConfirm: status.statusWord });
 		if (reason) expect(status.failureReason).toBe(reason);
 
-		for (const mode of ['checkOnce', 'waitUntilDone'] as const) {
+		for (const mode of bare ? (['waitUntilDone'] as const) : (['checkOnce', 'waitUntilDone'] as const)) {
 			const wait = await waitFor(sim, taskId, mode);
 			expect({ completed: wait.completed, still: wait.stillRunning.length, failed: wait.failed.length }).toEqual({ completed: [], still: 0, failed: 1 });
-			// at the first read (this process read the bare word before): Wait Until Done does not wait out Max Wait for a deck that ended
-			expect(wait.failed[0].polls).toBe(1);
+			// at the first read with a reason, at the second without (it confirms the bare word): Wait Until Done does not wait out Max Wait for a deck that ended
+			expect(wait.failed[0].polls).toBe(bare ? 2 : 1);
 			if (reason) expect(wait.failed[0].detail).toBe(reason);
 			// never the envelope's word about the request ("Success") as the deck's reason
 			expect(envelopeWords(spec)).not.toContain(wait.failed[0].detail);
@@ -234,6 +233,14 @@ describe.each(SERVICE_SHAPE_NAMES)('our nodes against the shape of %s', (service
 			expect(String(wait.failed[0].error ?? '')).not.toContain('status ""');
 		}
 
+		if (bare) {
+			// one read, back to back with the others: never Failed on the bare word, and it says what it waits to confirm
+			const once = await waitFor(sim, taskId, 'checkOnce');
+			expect(once.stillRunning[0]).toMatchObject({ state: 'running', failureToConfirm: status.statusWord });
+			const check = await callTool(sim, exampleTool('Check Deck'), { taskId });
+			expect(check.answer[0].outcome).not.toBe('failed');
+			return;
+		}
 		const tool = await callTool(sim, exampleTool('Get Deck Status'), { taskId });
 		expect(tool.answer[0].state).toBe('failed');
 		if (reason) expect(tool.answer[0].message).toContain(reason);
@@ -251,10 +258,12 @@ describe.each(SERVICE_SHAPE_NAMES)('our nodes against the shape of %s', (service
 		for (const kind of FAILURE_KINDS.filter((each) => !spec.reasonAt[each])) {
 			const taskId = seed('failed', MINUTE, kind);
 			sim.control.advance(2 * MINUTE);
-			// a failure word with no reason is confirmed by the tool's next call (issue 50); with one, the first says it
-			const first = await callTool(sim, exampleTool('Check Deck'), { taskId });
-			if (first.answer[0].outcome !== 'failed') expect(first.answer[0]).toMatchObject({ outcome: 'still_running', failureToConfirm: expect.any(String) });
 			const check = await callTool(sim, exampleTool('Check Deck'), { taskId });
+			// a failure word with no reason is confirmed on a later read (issue 50): one call says so, never failed
+			if (check.answer[0].outcome !== 'failed') {
+				expect({ kind, outcome: check.answer[0].outcome }).toEqual({ kind, outcome: expect.not.stringMatching(/^failed$/) });
+				continue;
+			}
 			// the word the record says, never an empty one (issue 43), then the service's code where it gives one
 			// (Shopify's errorCode) or that there is nothing more to wait for
 			expect({ kind, outcome: check.answer[0].outcome, message: check.answer[0].message }).toEqual({ kind, outcome: 'failed', message: expect.stringMatching(/^Deck \S+ failed \(status "[^"]+"\)(: \S.*|[\s\S]*Tell the person; there is nothing more to wait for\.)$/) });
@@ -288,10 +297,11 @@ describe.each(SERVICE_SHAPE_NAMES)('our nodes against the shape of %s', (service
 			const ending = await waitFor(sim, taskId, 'checkOnce');
 			expect({ completed: ending.completed, failed: ending.failed, still: ending.stillRunning.length }).toEqual({ completed: [], failed: [], still: 1 });
 			sim.control.advance(4 * MINUTE);
-			// ended: Failed, at once with a reason, else once the next check confirms the bare word (issue 50)
-			const first = await waitFor(sim, taskId, 'checkOnce');
-			const ended = first.failed.length ? first : await waitFor(sim, taskId, 'checkOnce');
-			expect(ended.failed).toHaveLength(1);
+			// ended: Failed, at once with a reason, else once a later read confirms the bare word (issue 50)
+			const ended = await waitFor(sim, taskId, 'checkOnce');
+			if (ended.failed.length) continue;
+			expect(ended.stillRunning[0]).toMatchObject({ failureToConfirm: expect.any(String) });
+			expect((await waitFor(sim, taskId, 'waitUntilDone')).failed).toHaveLength(1);
 		}
 	});
 });
