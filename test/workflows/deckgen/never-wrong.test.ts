@@ -1,8 +1,8 @@
 /**
  * Issue 50, never wrong, as a property over every reader: the decoy fixture (test/fixtures/status-decoys.ts,
  * served whole by the simulator's `statusRecord` choice) and the simulator's real API shapes, read at every phase
- * of a deck's life (queued, running, past half-way, just ended, a read later) by Get Status, Check Once, Wait
- * Until Done and the AI tools over loopback. Whatever a reader says at a read: Completed only once the deck
+ * of a deck's life (queued, running, past half-way, just ended, a read later) by Get Status, Download, Check
+ * Once, Wait Until Done and the AI tools over loopback. Whatever a reader says at a read: Completed only once the deck
  * succeeded (its file there: the address answers 404 until then), Failed only once it failed. Deterministic: the
  * simulator's manual clock and fixed seeds; the shapes' reads are picked by a seeded generator, so the run is
  * bounded (a few seconds a decoy).
@@ -32,6 +32,9 @@ const stateVerdict = (state: unknown): Verdict => (state === 'succeeded' ? 'comp
 async function readAll(sim: Simulator, taskId: string, context: string, wholeWait: boolean): Promise<void> {
 	const status = await deckOperation(sim, 'get-status', taskId);
 	expectAllowed(sim, taskId, 'Get Status', stateVerdict((status.item ?? status.error)?.state), context);
+	const download = await deckOperation(sim, 'download', taskId);
+	const refused = String(download.error?.error ?? download.error?.message ?? '');
+	expectAllowed(sim, taskId, 'Download', download.success.length ? 'completed' : /\bfailed\b/.test(refused) ? 'failed' : 'other', context);
 	const once = await waitFor(sim, [taskId], 'checkOnce');
 	expectAllowed(sim, taskId, 'Check Once', once.completed.length ? 'completed' : once.failed.length ? 'failed' : 'other', context);
 	if (wholeWait) {
