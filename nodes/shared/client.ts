@@ -4,7 +4,7 @@
  * (a 429 anywhere pauses every request of that credential).
  */
 import { IDEMPOTENCY_HEADER } from './idempotency';
-import { classify, classifyFailure, isConflictOf, type Outcome } from './outcome';
+import { answerOf, classify, classifyFailure, isConflictOf, isJobRecord, type Outcome } from './outcome';
 import { isSuccess, parseFailure, type ServiceFailure } from './problem';
 import { decideRetry, DEFAULT_RETRY_SETTINGS, isRateLimit, type RetrySettings } from './retry';
 import { TransportError, type ServiceRequest, type ServiceResponse, type Transport } from './transport';
@@ -183,6 +183,8 @@ export async function callService(request: ServiceRequest, options: CallOptions)
 		if (response) {
 			options.gate?.observe(response, settings.maxRetryWaitMs);
 			if (isSuccess(response.status)) return { outcome: classify(response), response, attempts: attempt, uncertainAttempts, heldElsewhere, ...(lostAttempt ? { lostAttempt } : {}) };
+			// a status read answered with an error status and the deck's own record: the answer, not a fault
+			if (request.jobRecordOf !== undefined && isJobRecord(response, request.jobRecordOf)) return { outcome: answerOf(response), response, attempts: attempt, uncertainAttempts, heldElsewhere, ...(lostAttempt ? { lostAttempt } : {}) };
 			failure = parseFailure(response);
 			if (failure.status >= 500) {
 				// a server may fail after writing: this attempt may have made the purchase

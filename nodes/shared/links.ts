@@ -85,9 +85,15 @@ const IMAGE_FILE = /\.(png|jpe?g|webp|gif|svg|heic|heif|avif|bmp|tiff?|ico)(?:$|
 /** Words that name a preview of the deck: never the deck itself. */
 const PREVIEW_WORDS = /preview|thumbnail|thumb|poster|image/i;
 
+/**
+ * `status` names the API's status address (`status_url`, `urls.status`, `/v1/decks/t/status`), never `statuses`: a
+ * map of records by id (`statuses.<id>.videos[0].url`) holds the files themselves (issue 50 B10).
+ */
+const STATUS_WORD = 'status(?!es)';
+
 /** Words for things about a deck that are not its file: a preview (PREVIEW_WORDS), a page of the app, the status, help. */
 const NOT_THE_FILE = new RegExp(
-	`${PREVIEW_WORDS.source}|avatar|logo|icon|web_?url|app_?url|(?<!cr)edit|viewer|embed|share|self|status|callback|webhook|stream|cancel|logs?\\b|docs?\\b|help`,
+	`${PREVIEW_WORDS.source}|avatar|logo|icon|web_?url|app_?url|(?<!cr)edit|viewer|embed|share|self|${STATUS_WORD}|callback|webhook|stream|cancel|logs?\\b|docs?\\b|help`,
 	'i',
 );
 
@@ -242,7 +248,7 @@ export interface DescribedLink extends FoundLink {
 const PAGE_WORDS = /web_?url|app_?url|page|(?<!cr)edit|viewer|view_?url|embed|share|dashboard|console|gamma_?url|open_?url/i;
 
 /** Words for the API's own addresses: the status itself, a stream, a callback. */
-const API_WORDS = /self|status|callback|webhook|stream|cancel|logs?\b|\bget\b|urls\.get|poll/i;
+const API_WORDS = new RegExp(`self|${STATUS_WORD}|callback|webhook|stream|cancel|logs?\\b|\\bget\\b|urls\\.get|poll`, 'i');
 
 const HAS_EXTENSION = /\.[a-z0-9]{2,5}$/i;
 

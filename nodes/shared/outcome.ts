@@ -6,7 +6,8 @@
 import { ctaOfPaymentRequired, routeCta, type CtaKind } from './cta';
 import { actionLink, refusalLinks } from './links';
 import { isReplayed } from './idempotency';
-import { isSuccess, parseFailure, parseJson, requestIdOf, type ServiceFailure } from './problem';
+import { isSuccess, parseFailure, parseJson, problemSchema, requestIdOf, type ServiceFailure } from './problem';
+import { stateOf, statusWordOf } from './status';
 import type { ServiceResponse } from './transport';
 
 export type Route = 'success' | 'checkout' | 'clientAction' | 'error';
@@ -60,23 +61,45 @@ export const PRICE_DRIFT_ACTION =
 export const REPLAYED_UPLOAD_MESSAGE = 'This is the material uploaded earlier; nothing was charged.';
 
 export function classify(response: ServiceResponse): Outcome {
-	if (isSuccess(response.status)) {
-		const parsed = parseJson(response.text);
-		const body =
-			parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-				? (parsed as Record<string, unknown>)
-				: { data: parsed ?? response.text };
-		return {
-			route: 'success',
-			outcome: 'success',
-			status: response.status,
-			body: withoutEnvelope(body),
-			requestId: requestIdOf(response, body),
-			replayed: isReplayed(response.headers),
-		};
-	}
+	if (isSuccess(response.status)) return answerOf(response);
 	const failure = parseFailure(response);
 	return classifyFailure(failure);
+}
+
+/** A response read as the answer: its body (an envelope's record lifted out), whatever its status. */
+export function answerOf(response: ServiceResponse): SuccessOutcome {
+	const parsed = parseJson(response.text);
+	const body = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { data: parsed ?? response.text };
+	return {
+		route: 'success',
+		outcome: 'success',
+		status: response.status,
+		body: withoutEnvelope(body),
+		requestId: requestIdOf(response, body),
+		replayed: isReplayed(response.headers),
+	};
+}
+
+/**
+ * Whether an error answer to a status read is the deck's own job record, not a fault (issue 50 B9: a real API
+ * answers a failed job's poll with HTTP 504 and the job's JSON record). All three must hold: a 5xx whose body is a
+ * JSON object that is not a problem body (the contract's faults are problem+json, and their `retryable` decides),
+ * that names this deck's task id as a value, and that carries a status word the vocabulary reads. A gateway's page
+ * (HTML, or its own JSON: `{"error": "Gateway Timeout"}`, which names no deck) stays a fault, retried as before.
+ */
+export function isJobRecord(response: ServiceResponse, taskId: string): boolean {
+	if (response.status < 500) return false;
+	const parsed = parseJson(response.text);
+	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || problemSchema.safeParse(parsed).success) return false;
+	const body = withoutEnvelope(parsed as Record<string, unknown>);
+	return namesValue(body, taskId) && stateOf(statusWordOf(body)) !== 'unknown';
+}
+
+/** Whether a value appears as a text or number anywhere in a body (a few levels down). */
+function namesValue(value: unknown, wanted: string, depth = 0): boolean {
+	if (typeof value === 'string' || typeof value === 'number') return String(value) === wanted;
+	if (!value || typeof value !== 'object' || depth > 4) return false;
+	return Object.values(value as Record<string, unknown>).some((member) => namesValue(member, wanted, depth + 1));
 }
 
 /** Members that say a body is a deck's (a create answer carries `taskId`; a status read its word). */

@@ -110,6 +110,11 @@ export interface DeckSpec {
 	 */
 	purchase?: PurchaseFacts;
 	notFoundGraceMs?: number;
+	/**
+	 * A failure word with no reason that an earlier check of this deck read (its item's `failureToConfirm`: Check
+	 * Once loops are separate runs): a failure read now confirms it.
+	 */
+	failureToConfirm?: string;
 }
 
 export interface DeckReport {
@@ -183,7 +188,7 @@ export interface PollerOptions {
 export const FILE_RECHECK_MS = 60_000;
 
 interface Deck {
-	spec: Required<Omit<DeckSpec, 'words' | 'paths' | 'purchase'>> & { words: StatusWords; paths?: ReadingPaths; purchase?: PurchaseFacts };
+	spec: Required<Omit<DeckSpec, 'words' | 'paths' | 'purchase' | 'failureToConfirm'>> & { words: StatusWords; paths?: ReadingPaths; purchase?: PurchaseFacts };
 	report: DeckReport;
 	lastReadAt: number;
 	done: boolean;
@@ -193,6 +198,8 @@ interface Deck {
 	pathMissNoted?: boolean;
 	/** Its record could not be read to the end (no word, a word on no list, no file), and it was said (onReadingNote). */
 	unreadNoted?: boolean;
+	/** The last read said a failure word with no reason (judgeStatus `failureToConfirm`): the next one confirms it. */
+	failureToConfirm?: string;
 }
 
 /** When a deck may be read again: one interval after its last answer (+Infinity while a read is out). */
@@ -334,7 +341,7 @@ function plan(specs: DeckSpec[], start: number): { decks: Deck[]; queues: Queue[
 			notFoundGraceMs: Math.max(0, input.notFoundGraceMs ?? DEFAULT_NOT_FOUND_GRACE_MS),
 		};
 		const schedule = `${spec.intervalMs}\u0000${spec.once ? 0 : spec.maxWaitMs}\u0000${spec.once}`;
-		const key = `${spec.taskId}\u0000${schedule}\u0000${wordsIdOf(spec.words, spec.paths)}\u0000${spec.purchase?.confirmedAt ?? spec.purchase?.replayedAt ?? ''}\u0000${spec.notFoundGraceMs}`;
+		const key = `${spec.taskId}\u0000${schedule}\u0000${wordsIdOf(spec.words, spec.paths)}\u0000${spec.purchase?.confirmedAt ?? spec.purchase?.replayedAt ?? ''}\u0000${spec.notFoundGraceMs}\u0000${input.failureToConfirm ?? ''}`;
 		const existing = byKey.get(key);
 		if (existing) return existing;
 		const deck: Deck = {
@@ -342,6 +349,7 @@ function plan(specs: DeckSpec[], start: number): { decks: Deck[]; queues: Queue[
 			report: { taskId: spec.taskId, outcome: 'still_running', state: 'unknown', polls: 0, requests: 0, elapsedMs: 0 },
 			lastReadAt: Number.NEGATIVE_INFINITY,
 			done: false,
+			...(input.failureToConfirm !== undefined ? { failureToConfirm: input.failureToConfirm } : {}),
 		};
 		byKey.set(key, deck);
 		let queue = queues.get(schedule);
@@ -517,7 +525,17 @@ async function judge(poller: Poller, deck: Deck, result: CallResult): Promise<St
 	if (result.attempts === 0 || outcome.route !== 'success') return undefined;
 	const unknownWord = deck.report.unknownWord;
 	const earlier = unknownWord && { word: unknownWord.word, reads: unknownWord.reads, seconds: Math.round((poller.now() - unknownWord.firstAt) / 1000) };
-	const judgement = judgeStatus(outcome.body, { words: deck.spec.words, paths: deck.spec.paths, resolveAgainst: poller.statusUrl?.(deck.spec.taskId), httpStatus: outcome.status, earlier });
+	const judgement = judgeStatus(outcome.body, {
+		words: deck.spec.words,
+		paths: deck.spec.paths,
+		resolveAgainst: poller.statusUrl?.(deck.spec.taskId),
+		httpStatus: outcome.status,
+		earlier,
+		...(deck.failureToConfirm !== undefined ? { failureToConfirm: deck.failureToConfirm } : {}),
+	});
+	// a failure word with no reason is confirmed by the next read (issue 50); any other reading forgets it
+	if (judgement.failureToConfirm !== undefined) deck.failureToConfirm = judgement.failureToConfirm;
+	else delete deck.failureToConfirm;
 	const pending = judgement.fileToCheck;
 	if (!pending || !poller.checkFile) return judgement;
 	const key = `${pending.fingerprint}\u0000${pending.path}\u0000${pending.url.split('?')[0]}`;

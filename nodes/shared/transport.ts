@@ -14,6 +14,11 @@ export interface ServiceRequest {
 	headers?: Record<string, string>;
 	/** Already serialised, so a retry re-sends byte-identical bytes. */
 	body?: string | Buffer;
+	/**
+	 * A status read of this task id: an error status whose body is this deck's own job record is the answer, not a
+	 * fault (outcome.ts isJobRecord).
+	 */
+	jobRecordOf?: string;
 }
 
 export interface ServiceResponse {
@@ -29,6 +34,11 @@ export type Transport = (request: ServiceRequest) => Promise<ServiceResponse>;
 /** The path of a deck's sub-resource (`status`, `revisions`, ...), the task id made safe for a path. */
 export function deckPath(taskId: string, suffix: string): string {
 	return `/v1/decks/${encodeURIComponent(taskId)}/${suffix}`;
+}
+
+/** The read of a deck's status (`GET /v1/decks/{taskId}/status`), as every reader sends it. */
+export function statusRequest(taskId: string): ServiceRequest {
+	return { method: 'GET', path: deckPath(taskId, 'status'), jobRecordOf: taskId };
 }
 
 /** No response arrived: connection refused, reset or dropped, DNS, timeout. */

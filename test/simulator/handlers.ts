@@ -187,6 +187,7 @@ export function getStatus(call: Call): Reply {
 	const reads = (deck.statusReads = (deck.statusReads ?? 0) + 1);
 	const lag = state.readLag;
 	if (lag && ((lag.reads !== undefined && reads <= lag.reads) || (lag.ms !== undefined && now - deck.createdAt < lag.ms))) return notFound();
+	if (state.profile.statusRecord) return json(200, state.profile.statusRecord(deckView(state, deck, now)));
 	if (state.profile.service !== 'none') {
 		const view = deckView(state, deck, now);
 		const served = serviceStatus(state.profile.service, view);

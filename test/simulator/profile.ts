@@ -176,6 +176,12 @@ export interface ProfileChoices {
 	 * Not part of a profile: a test choice.
 	 */
 	statusExtras?: (deck: DeckView) => Record<string, unknown> | undefined;
+	/**
+	 * A status record written by a test, served as the whole status answer (200) in place of the profile's or the
+	 * service shape's (issue 50: the decoy fixture, test/fixtures/status-decoys.ts). The deck's files stay at
+	 * their addresses (a 404 until the deck succeeded). Not part of a profile: a test choice.
+	 */
+	statusRecord?: (deck: DeckView) => Record<string, unknown>;
 }
 
 /** The operations whose path the contract leaves open, by the simulator's route. */

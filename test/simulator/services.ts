@@ -45,7 +45,13 @@ export type ServiceShape =
 	| 'remotion'
 	| 'github'
 	| 'databricks'
-	| 'transcribe';
+	| 'transcribe'
+	| 'coconut'
+	| 'intercom'
+	| 'higgsfield'
+	| 'krea'
+	| 'api2convert'
+	| 'rediscloud';
 
 export const FAILURE_KINDS: readonly FailureKind[] = ['error', 'timeout', 'aborted', 'cancelled', 'moderated'];
 
@@ -178,6 +184,11 @@ export interface ServiceShapeSpec {
 	envelopeSuccess?: Record<string, unknown>;
 	/** The create answer: its status and where the service's own id is, or a resource name ending in it (`taskId` is there too). */
 	create: { status: number; idAt: string };
+	/**
+	 * HTTP status of a failed deck's poll per kind, where it is not 200 (issue 50 B9: Intercom answers a failed export
+	 * job's poll with 504 and the job's record).
+	 */
+	failedStatus?: Partial<Record<FailureKind, number>>;
 }
 
 interface ShapeDef {
@@ -1766,6 +1777,257 @@ function transcribeJob(v: DeckView): Record<string, unknown> {
 	};
 }
 
+/**
+ * Coconut (video encoding API v2): dotted words for the job (`job.starting`, `job.completed`, `job.failed`) and for
+ * each part (`input.transferred`, each output's `video.encoded`, `image.created`), progress as a text (`"40%"`), the
+ * outputs listed with their own status, the thumbnails beside the files (issue 50 B6).
+ */
+const coconut: ShapeDef = {
+	spec: {
+		name: 'Coconut jobs',
+		doc: 'https://docs.coconut.co/jobs/api',
+		kind: 'conversion',
+		runningStatus: 200,
+		wordAt: 'status',
+		words: { queued: ['job.starting'], running: ['job.starting'], succeeded: 'job.completed', partial: 'job.completed', failed: allKinds('job.failed') },
+		reasonAt: {},
+		deckLinksAt: ['outputs[0].url', 'outputs[1].url'],
+		otherLinksAt: ['outputs[2].urls[0]', 'outputs[2].urls[1]'],
+		runningLinksAt: [],
+		progress: { at: 'progress', scale: 'percent' },
+		create: { status: 201, idAt: 'id' },
+	},
+	created: (v) => ok({ ...coconutJob(v), taskId: v.taskId }, 201),
+	status: (v) => ok(coconutJob(v)),
+};
+function coconutJob(v: DeckView): Record<string, unknown> {
+	const ended = v.phase === 'succeeded' || v.phase === 'failed';
+	const output = (key: string, status: string, url?: string) => ({ key, type: 'deck', format: key, status, ...(url ? { url } : {}) });
+	const outputs =
+		v.phase === 'succeeded'
+			? [output('pptx', 'deck.encoded', v.pptx()), v.pdf() ? output('pdf', 'deck.encoded', v.pdf()) : output('pdf', 'deck.failed'), { key: 'jpg:reg', type: 'image', format: 'jpg:400x', status: 'image.created', urls: [v.preview(1), v.preview(2)] }]
+			: v.phase === 'failed'
+				? [output('pptx', 'deck.failed'), output('pdf', 'deck.failed')]
+				: [output('pptx', 'deck.waiting'), output('pdf', 'deck.waiting')];
+	return {
+		id: v.taskId,
+		created_at: iso(v.createdAt),
+		completed_at: ended ? iso(v.updatedAt) : null,
+		status: v.phase === 'succeeded' ? 'job.completed' : v.phase === 'failed' ? 'job.failed' : 'job.starting',
+		progress: `${v.phase === 'succeeded' ? 100 : v.phase === 'queued' ? 0 : Math.round(v.progress)}%`,
+		input: { status: v.phase === 'queued' ? 'input.starting' : 'input.transferred' },
+		outputs,
+	};
+}
+
+/**
+ * Intercom data export jobs: `pending`, `in_progress`, `complete`, the file under `download_url` (empty until then);
+ * a failed job's poll answers **HTTP 504 with the job's own record** (`status: "failed"`): "If a job has failed,
+ * then the HTTP Response Code will show as a 504 (Timeout)" (issue 50 B9); a cancelled job `canceled`.
+ */
+const intercom: ShapeDef = {
+	spec: {
+		name: 'Intercom data export',
+		doc: 'https://developers.intercom.com/docs/references/2.5/rest-api/exports-content-stats/checking-the-status-of-the-job',
+		kind: 'platform',
+		runningStatus: 200,
+		wordAt: 'status',
+		words: { queued: ['pending'], running: ['in_progress'], succeeded: 'complete', partial: 'complete', failed: { error: 'failed', timeout: 'failed', moderated: 'failed', aborted: 'canceled', cancelled: 'canceled' } },
+		reasonAt: {},
+		deckLinksAt: ['download_url'],
+		otherLinksAt: [],
+		runningLinksAt: [],
+		progress: { scale: 'none' },
+		create: { status: 200, idAt: 'job_identifier' },
+		failedStatus: { error: 504, timeout: 504, moderated: 504 },
+	},
+	created: (v) => ok({ ...intercomJob(v, 'pending'), taskId: v.taskId }),
+	status(v) {
+		switch (v.phase) {
+			case 'queued':
+				return ok(intercomJob(v, 'pending'));
+			case 'running':
+				return ok(intercomJob(v, 'in_progress'));
+			case 'succeeded':
+				return ok({ ...intercomJob(v, 'complete'), download_expires_at: String(seconds(v.updatedAt + 2 * 86_400_000)), download_url: v.pptx() });
+			case 'failed':
+				return stopped(v.failureKind) ? ok(intercomJob(v, 'canceled')) : ok(intercomJob(v, 'failed'), 504);
+		}
+	},
+};
+const intercomJob = (v: DeckView, status: string) => ({ job_identifier: v.taskId, status, download_expires_at: '', download_url: '' });
+
+/**
+ * Higgsfield (platform API): `queued`, `in_progress`, and three final statuses, `completed`, `failed` and **`nsfw`**:
+ * "either your input parameters or the generated output did not pass our content moderation system" (issue 50 B8);
+ * the request's `status_url` and `cancel_url` (API addresses) in every answer; the result under `video.url`.
+ */
+const higgsfield: ShapeDef = {
+	spec: {
+		name: 'Higgsfield',
+		doc: 'https://docs.higgsfield.ai/how-to/webhooks',
+		kind: 'video',
+		runningStatus: 200,
+		wordAt: 'status',
+		words: { queued: ['queued'], running: ['in_progress'], succeeded: 'completed', partial: 'completed', failed: { error: 'failed', timeout: 'failed', moderated: 'nsfw', aborted: 'canceled', cancelled: 'canceled' } },
+		reasonAt: {},
+		deckLinksAt: ['video.url'],
+		otherLinksAt: ['status_url', 'cancel_url'],
+		runningLinksAt: ['status_url', 'cancel_url'],
+		progress: { scale: 'none' },
+		create: { status: 200, idAt: 'request_id' },
+	},
+	created: (v) => ok({ ...higgsfieldRequest(v, 'queued'), taskId: v.taskId }),
+	status(v) {
+		switch (v.phase) {
+			case 'queued':
+				return ok(higgsfieldRequest(v, 'queued'));
+			case 'running':
+				return ok(higgsfieldRequest(v, 'in_progress'));
+			case 'succeeded':
+				return ok({ ...higgsfieldRequest(v, 'completed'), video: { url: v.pptx() } });
+			case 'failed':
+				return ok(higgsfieldRequest(v, v.failureKind === 'moderated' ? 'nsfw' : stopped(v.failureKind) ? 'canceled' : 'failed'));
+		}
+	},
+};
+const higgsfieldRequest = (v: DeckView, status: string) => ({ status, request_id: v.taskId, status_url: v.statusUrl, cancel_url: `${v.statusUrl.replace(/\/status$/, '')}/cancel` });
+
+/**
+ * Krea jobs: `queued`, `processing`, `completed` (files under `result.urls`), `failed` with the reason under
+ * `result.error` (an API error, invalid parameters, **content moderation (NSFW filtering)**, a timeout), `cancelled`.
+ */
+const krea: ShapeDef = {
+	spec: {
+		name: 'Krea jobs',
+		doc: 'https://docs.krea.ai/developers/job-lifecycle',
+		kind: 'image',
+		runningStatus: 200,
+		wordAt: 'status',
+		words: { queued: ['queued'], running: ['processing'], succeeded: 'completed', partial: 'completed', failed: { error: 'failed', timeout: 'failed', moderated: 'failed', aborted: 'cancelled', cancelled: 'cancelled' } },
+		reasonAt: { error: 'result.error', timeout: 'result.error', moderated: 'result.error' },
+		deckLinksAt: ['result.urls[0]', 'result.urls[1]'],
+		otherLinksAt: [],
+		runningLinksAt: [],
+		progress: { scale: 'none' },
+		create: { status: 200, idAt: 'job_id' },
+	},
+	created: (v) => ok({ job_id: v.taskId, status: 'queued', created_at: iso(v.createdAt), taskId: v.taskId }),
+	status(v) {
+		const base = { job_id: v.taskId, created_at: iso(v.createdAt), completed_at: null as string | null };
+		switch (v.phase) {
+			case 'queued':
+				return ok({ ...base, status: 'queued', result: null });
+			case 'running':
+				return ok({ ...base, status: 'processing', result: null });
+			case 'succeeded':
+				return ok({ ...base, status: 'completed', completed_at: iso(v.updatedAt), result: { urls: filesOf(v) } });
+			case 'failed':
+				return stopped(v.failureKind) ? ok({ ...base, status: 'cancelled', completed_at: iso(v.updatedAt), result: null }) : ok({ ...base, status: 'failed', completed_at: iso(v.updatedAt), result: { error: reason(v).message } });
+		}
+	},
+};
+
+/**
+ * api2convert (online-convert.com API v2): the word inside a status object (`status: {code, info}`), `queued`,
+ * `downloading`, `processing`, `completed`, `failed` with the reasons under `errors[]` (`{source, code, message}`),
+ * the input under `input[].source`, the files under `output[].uri`.
+ */
+const api2convert: ShapeDef = {
+	spec: {
+		name: 'api2convert jobs',
+		doc: 'https://www.api2convert.com/docs/getting_started/job_lifecycle_and_errors.html',
+		kind: 'conversion',
+		runningStatus: 200,
+		wordAt: 'status.code',
+		words: { queued: ['queued'], running: ['processing'], succeeded: 'completed', partial: 'completed', failed: allKinds('failed') },
+		reasonAt: allKinds('errors[0].message'),
+		deckLinksAt: ['output[0].uri', 'output[1].uri'],
+		otherLinksAt: ['input[0].source'],
+		runningLinksAt: ['input[0].source'],
+		progress: { scale: 'none' },
+		create: { status: 201, idAt: 'id' },
+	},
+	created: (v) => ok({ ...api2convertJob(v, 'queued', 'The file is waiting in the queue for being processed'), taskId: v.taskId }, 201),
+	status(v) {
+		switch (v.phase) {
+			case 'queued':
+				return ok(api2convertJob(v, 'queued', 'The file is waiting in the queue for being processed'));
+			case 'running':
+				return ok(api2convertJob(v, 'processing', 'The file is currently being converted'));
+			case 'succeeded':
+				return ok({
+					...api2convertJob(v, 'completed', 'The file has been successfully converted'),
+					output: filesOf(v).map((uri, i) => ({ id: `${v.taskId}-out-${i}`, source: { conversion: `${v.taskId}-conv` }, uri, filename: i === 0 ? 'deck.pptx' : 'deck.pdf', size: 4096, status: 'enabled', content_type: i === 0 ? 'application/vnd.openxmlformats-officedocument.presentationml.presentation' : 'application/pdf' })),
+				});
+			case 'failed':
+				return ok({ ...api2convertJob(v, 'failed', 'The file has not been converted due to errors.'), errors: [{ source: 'conversion', id_source: `${v.taskId}-conv`, code: 17, message: reason(v).message }] });
+		}
+	},
+};
+function api2convertJob(v: DeckView, code: string, info: string): Record<string, unknown> {
+	return {
+		id: v.taskId,
+		token: `tok${v.taskId.slice(-8)}`,
+		type: 'job',
+		status: { code, info },
+		errors: [],
+		warnings: [],
+		process: true,
+		conversion: [{ id: `${v.taskId}-conv`, target: 'pptx', category: 'document', options: {} }],
+		input: [{ id: `${v.taskId}-in`, type: 'remote', source: v.input(), filename: 'brief.docx', status: 'ready' }],
+		output: [],
+		created_at: iso(v.createdAt),
+		modified_at: iso(v.updatedAt),
+	};
+}
+
+/**
+ * Redis Cloud tasks (`GET /v1/tasks/{taskId}`): hyphen-joined words with a prefix (`received`,
+ * `processing-in-progress`, `processing-completed`, `processing-error`), the task's own `description`, the outcome
+ * under `response` (its `resourceId`, or `error: {type, status, description}`), and the task's own address under
+ * `_links.task.href`.
+ */
+const rediscloud: ShapeDef = {
+	spec: {
+		name: 'Redis Cloud tasks',
+		doc: 'https://redis.io/docs/latest/operate/rc/api/get-started/manage-tasks',
+		kind: 'platform',
+		runningStatus: 200,
+		wordAt: 'status',
+		words: { queued: ['received'], running: ['processing-in-progress'], succeeded: 'processing-completed', partial: 'processing-completed', failed: allKinds('processing-error') },
+		reasonAt: allKinds('response.error.description'),
+		deckLinksAt: ['response.resource.deckUrl', 'response.resource.pdfUrl'],
+		otherLinksAt: ['_links.task.href'],
+		runningLinksAt: ['_links.task.href'],
+		progress: { scale: 'none' },
+		create: { status: 202, idAt: 'taskId' },
+	},
+	created: (v) => ok(redisTask(v, 'received', 'Task request received and is being queued for processing.', {}), 202),
+	status(v) {
+		switch (v.phase) {
+			case 'queued':
+				return ok(redisTask(v, 'received', 'Task request received and is being queued for processing.', {}));
+			case 'running':
+				return ok(redisTask(v, 'processing-in-progress', 'Task request is being processed', {}));
+			case 'succeeded':
+				return ok(redisTask(v, 'processing-completed', 'Request processing completed', { resourceId: numericId(v), resource: { deckUrl: v.pptx(), ...(v.pdf() ? { pdfUrl: v.pdf() } : {}) } }));
+			case 'failed':
+				return ok(redisTask(v, 'processing-error', 'Task request failed during processing. See error information for failure details.', { error: { type: REDIS_ERRORS[v.failureKind], status: '400 BAD_REQUEST', description: reason(v).message } }));
+		}
+	},
+};
+const REDIS_ERRORS: Record<FailureKind, string> = { error: 'GENERAL_ERROR', timeout: 'TASK_TIMEOUT', aborted: 'TASK_ABORTED', cancelled: 'TASK_CANCELLED', moderated: 'CONTENT_REFUSED' };
+const redisTask = (v: DeckView, status: string, description: string, response: Record<string, unknown>) => ({
+	taskId: v.taskId,
+	commandType: 'deckCreateRequest',
+	status,
+	description,
+	timestamp: iso(v.updatedAt),
+	response,
+	_links: { task: { href: v.statusUrl, title: 'getTaskStatusUpdates', type: 'GET' } },
+});
+
 const SHAPES: Record<Exclude<ServiceShape, 'none'>, ShapeDef> = {
 	slidespeak,
 	gamma,
@@ -1798,6 +2060,12 @@ const SHAPES: Record<Exclude<ServiceShape, 'none'>, ShapeDef> = {
 	github,
 	databricks,
 	transcribe,
+	coconut,
+	intercom,
+	higgsfield,
+	krea,
+	api2convert,
+	rediscloud,
 };
 
 /** Every modelled service, by shape: what a correct client must conclude (see ServiceShapeSpec). */

@@ -10,7 +10,7 @@ import {
 	type CallOptions,
 	type Sleep,
 } from '../../nodes/shared/client';
-import { TransportError, type ServiceRequest, type ServiceResponse, type Transport } from '../../nodes/shared/transport';
+import { statusRequest, TransportError, type ServiceRequest, type ServiceResponse, type Transport } from '../../nodes/shared/transport';
 
 type Step = ServiceResponse | Error;
 
@@ -542,5 +542,29 @@ describe('callService: a deadline does not stop the first request', () => {
 		const result = await callService(GET_CREDITS, options(transport, time, { deadline: 5_000, now: time.clock }));
 		expect(requests).toHaveLength(1);
 		expect(result).toMatchObject({ attempts: 1, stoppedAtDeadline: true, outcome: { failure: { code: 'surface_disabled' } } });
+	});
+});
+
+describe('callService: a status read answered with an error status and the deck’s own record (issue 50 B9)', () => {
+	const record = { job_identifier: 'tsk_1', status: 'failed', download_url: '' };
+	const html = (status: number): ServiceResponse => ({ status, headers: { 'content-type': 'text/html' }, text: '<html><body><h1>504 Gateway Time-out</h1></body></html>' });
+	const OK = json(200, { job_identifier: 'tsk_1', status: 'in_progress' });
+
+	it('a 504 carrying the deck’s record is the answer, at once, not a fault to retry', async () => {
+		const { transport, requests } = scripted([json(504, record)]);
+		const result = await callService(statusRequest('tsk_1'), options(transport, new VirtualTime()));
+		expect(requests).toHaveLength(1);
+		expect(result).toMatchObject({ attempts: 1, outcome: { route: 'success', status: 504, body: record } });
+	});
+
+	it('over-reach: a gateway’s HTML page, a gateway’s JSON, another deck’s record, and any read that is not this deck’s status, are retried as before', async () => {
+		for (const fault of [html(504), json(504, { status: 504, error: 'Gateway Timeout', message: 'Upstream timeout' }), json(504, { ...record, job_identifier: 'tsk_2' })]) {
+			const { transport, requests } = scripted([fault, OK]);
+			const result = await callService(statusRequest('tsk_1'), options(transport, new VirtualTime()));
+			expect({ requests: requests.length, route: result.outcome.route, status: result.outcome.route === 'success' ? result.outcome.status : 0 }).toEqual({ requests: 2, route: 'success', status: 200 });
+		}
+		const { transport, requests } = scripted([json(504, record), OK]);
+		const credits = await callService(GET_CREDITS, options(transport, new VirtualTime()));
+		expect({ requests: requests.length, route: credits.outcome.route }).toEqual({ requests: 2, route: 'success' });
 	});
 });

@@ -75,7 +75,8 @@ class FakeService {
 		if (!deck) return problem(404, { code: 'not_found', detail: `No deck ${taskId}`, retryable: false });
 		const word = deck.word ?? (at >= deck.doneAt ? deck.end : 'generating');
 		// A finished deck's record has its file to hand over: a success word alone is not believed (status/judge.ts judgeStatus).
-		const file = at >= deck.doneAt && deck.end === 'completed' ? { deckUrl: `https://files.example/${taskId}.pptx` } : {};
+		// A failed deck's record says why: a failure word alone is confirmed on a later read first (issue 50).
+		const file = at < deck.doneAt ? {} : deck.end === 'completed' ? { deckUrl: `https://files.example/${taskId}.pptx` } : { error: 'The deck could not be generated.' };
 		return { status: 200, headers: { 'x-request-id': `req_${this.requests.length}` }, text: JSON.stringify({ taskId, status: word, ...file }) };
 	}
 
@@ -360,6 +361,32 @@ describe('pollDecks on virtual time', () => {
 		expect(reports.map((r) => r.polls)).toEqual([1, 1, 1, 1]);
 		expect(clock.now()).toBe(startedAt);
 		expect(service.requests).toHaveLength(4);
+	});
+
+	test('a failure word with no reason is confirmed on the next read before Failed; a stage that moves on is never failed (issue 50)', async () => {
+		const { service, wait } = setup();
+		service.add('tsk_bare', 0);
+		service.add('tsk_stage', 0);
+		// `tsk_bare` says "failed" with no reason at every read; `tsk_stage` says "stopped" once (its file uploading), then completed
+		const said = new Map<string, number>();
+		service.faults.push((taskId) => {
+			const reads = said.set(taskId, (said.get(taskId) ?? 0) + 1).get(taskId)!;
+			const body = taskId === 'tsk_bare' ? { taskId, status: 'failed' } : reads === 1 ? { taskId, status: 'stopped' } : { taskId, status: 'completed', deckUrl: `https://files.example/${taskId}.pptx` };
+			return { status: 200, headers: {}, text: JSON.stringify(body) };
+		});
+		service.add('tsk_done', 0);
+
+		const [bare, stage] = await wait([deck('tsk_bare'), deck('tsk_stage')]);
+
+		expect(bare).toMatchObject({ outcome: 'failed', state: 'failed', status: 'failed', polls: 2 });
+		expect(bare.judgement?.note).toMatch(/a failure confirmed on a second read/);
+		expect(stage).toMatchObject({ outcome: 'completed', state: 'succeeded', status: 'completed', polls: 2 });
+		// Check Once reads once: the bare word is not yet a failure, and the report says what to confirm
+		const [once] = await wait([deck('tsk_bare', { once: true })]);
+		expect(once).toMatchObject({ outcome: 'still_running', state: 'running', judgement: { failureToConfirm: 'failed' } });
+		// the loop's next check carries it (the item's failureToConfirm) and confirms it
+		const [next] = await wait([{ ...deck('tsk_bare', { once: true }), failureToConfirm: 'failed' }]);
+		expect(next).toMatchObject({ outcome: 'failed', state: 'failed' });
 	});
 
 	test('the same task id twice is read once and reported twice', async () => {

@@ -26,7 +26,7 @@ describe('the word at any depth, shallowest first, under envelopes of any name',
 	test.each([
 		['Cloudflare, running', cloudflare({ status: 'inprogress', url: FILE, percentComplete: 40 }), 'running', 'result.default.status'],
 		['Cloudflare, ready', cloudflare({ status: 'ready', url: FILE, percentComplete: 100 }), 'succeeded', 'result.default.status'],
-		['Cloudflare, error', cloudflare({ status: 'error', url: FILE, percentComplete: 40 }), 'failed', 'result.default.status'],
+		['Cloudflare, error', { ...cloudflare({ status: 'error', url: FILE, percentComplete: 40 }), errors: [{ code: 10005, message: 'Download failed to process' }] }, 'failed', 'result.default.status'],
 		['GraphQL, running', graphql({ status: 'RUNNING' }), 'running', 'data.node.status'],
 		['GraphQL, completed', graphql({ status: 'COMPLETED', url: FILE }), 'succeeded', 'data.node.status'],
 		['GraphQL, failed', graphql({ status: 'FAILED', errorCode: 'INTERNAL_SERVER_ERROR' }), 'failed', 'data.node.status'],
@@ -90,10 +90,11 @@ describe('a record the package cannot read names the paths that fix it, with the
 		const body = { ok: true, result: { main: { condition: 'baking', link: FILE, percent_done: 40 } }, meta: { region: 'eu' } };
 		const judgement = judgeStatus(body);
 		expect(judgement.state).toBe('unknown');
-		// the deck's link is read already (it is checked as the file); a member of the bookkeeping comes last
-		expect(judgement.suggestions).toEqual({ word: [{ path: 'result.main.condition', value: 'baking' }, { path: 'meta.region', value: 'eu' }], file: [] });
+		// the deck's link is read already (it is checked as the file); a member of the bookkeeping is a part of the
+		// job, never suggested as the deck's word (issue 50)
+		expect(judgement.suggestions).toEqual({ word: [{ path: 'result.main.condition', value: 'baking' }], file: [] });
 		expect(judgement.note).toContain("The service's answer carries no status word");
-		expect(judgement.note).toContain('To read this record, set one of these in the options: Status Word Path `result.main.condition` is "baking"; Status Word Path `meta.region` is "eu".');
+		expect(judgement.note).toContain('To read this record, set one of these in the options: Status Word Path `result.main.condition` is "baking".');
 		// with nothing to hand over either, the links too
 		const bare = judgeStatus({ result: { main: { condition: 'baking' } }, archive: 'https://cdn.example/jobs/1', self: 'https://api.example/jobs/1' });
 		expect(bare.suggestions).toEqual({ word: [{ path: 'result.main.condition', value: 'baking' }], file: [{ path: 'archive', value: 'https://cdn.example/jobs/1' }] });

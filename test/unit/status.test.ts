@@ -229,11 +229,13 @@ describe('statusWordOf and stateFields', () => {
 			statusWord: 'done',
 			serviceState: 'done',
 		});
-		expect(fieldsOf({ taskId: 't-1', status: 'failed', state: { stage: 3 } })).toEqual({
+		expect(fieldsOf({ taskId: 't-1', status: 'failed', error: 'Out of credits', state: { stage: 3 } })).toEqual({
 			taskId: 't-1',
 			status: 'failed',
+			error: 'Out of credits',
 			state: 'failed',
 			statusWord: 'failed',
+			failureReason: 'Out of credits',
 			serviceState: { stage: 3 },
 		});
 	});
@@ -431,7 +433,7 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 		expect(settleFileCheck(running, there)).toMatchObject({ state: 'succeeded', wordState: 'running', deckUrl: FILE, handover: 'deckUrl' });
 		expect(settleFileCheck(running, notYet)).toMatchObject({ state: 'running', note: 'The record links the deck\'s file (deckUrl), but the file is not there yet (the file host answered 404): still checking.' });
 		// the failing deck too: its word stands while its file is not there
-		const expired = judgeStatus({ status: 'expired', deckUrl: FILE });
+		const expired = judgeStatus({ status: 'expired', deckUrl: FILE }, { failureToConfirm: 'expired' });
 		expect(expired.state).toBe('failed');
 		expect(settleFileCheck(expired, there).note).toBe(
 			'The service said "expired", but the record has the deck to hand over (deckUrl), and its file is there: reported as completed. To believe the word instead, add "expired" to Failed Status Words.',
@@ -440,13 +442,13 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 		expect(settleFileCheck(judgeStatus({ status: 'processed', deckUrl: FILE }), there)).toMatchObject({ state: 'succeeded', wordState: 'unknown' });
 		// a success word that agrees with its file needs no check
 		expect(judgeStatus({ status: 'completed', deckUrl: FILE })).not.toHaveProperty('fileToCheck');
-		// a result member naming a file that is no link cannot be checked, and is believed
-		expect(judgeStatus({ status: 'generating', result: { key: 'decks/t-1/deck.pptx' } })).toMatchObject({ state: 'succeeded', handover: 'result' });
+		// a result member naming a file that is no link cannot be checked: it never stands against the word (issue 50)
+		expect(judgeStatus({ status: 'generating', result: { key: 'decks/t-1/deck.pptx' } })).toMatchObject({ state: 'running', note: expect.stringMatching(/names a file \(result\) that is no link, so it cannot be checked/) });
 	});
 
 	it('a link is no hand-over while the record says the deck is still in progress (a link given early, the last version during a revision)', () => {
 		expect(judgeStatus({ status: 'generating', progress: 40, deckUrl: FILE })).toEqual({ state: 'running', wordState: 'running', word: 'generating', links: [{ path: 'deckUrl', url: FILE }] });
-		expect(judgeStatus({ status: 'failed', progress: 99, deckUrl: FILE })).toMatchObject({ state: 'failed' });
+		expect(judgeStatus({ status: 'failed', progress: 99, deckUrl: FILE, error: 'Render crashed' })).toMatchObject({ state: 'failed' });
 		expect(judgeStatus({ status: 'processed', progress: 40, deckUrl: FILE })).toMatchObject({ state: 'unknown' });
 		expect(judgeStatus({ status: { code: 'mulling', percent: '0.4' }, deckUrl: FILE }).state).toBe('unknown');
 		// 100 %, a fraction of exactly 1, and no progress at all: the link is the deck
@@ -513,7 +515,8 @@ describe('judgeStatus: the word is one witness, the record the other', () => {
 
 	it('the running and failed words of the default map stand when the record agrees', () => {
 		expect(judgeStatus({ status: 'generating', progress: 40 })).toEqual({ state: 'running', wordState: 'running', word: 'generating', links: [] });
-		expect(judgeStatus({ status: 'failed' })).toEqual({ state: 'failed', wordState: 'failed', word: 'failed', links: [] });
+		// a bare failure word is confirmed on a later read first (issue 50: it may be a stage)
+		expect(judgeStatus({ status: 'failed' }, { failureToConfirm: 'failed' })).toMatchObject({ state: 'failed', wordState: 'failed', word: 'failed', links: [] });
 		expect(judgeStatus({ status: 'failed', error: { code: 'x', message: 'y' } })).toMatchObject({ state: 'failed', failureReason: 'y', failureCode: 'x' });
 		expect(judgeStatus({ status: 'failed', error: { message: 'y' } }).note).toBeUndefined();
 	});

@@ -36,6 +36,8 @@ export interface ItemContext {
 
 export interface ReadRequest {
 	path: string;
+	/** A deck's status read (transport.ts statusRequest): an error status carrying the deck's own record is the answer. */
+	jobRecordOf?: string;
 	retry?: Partial<RetrySettings>;
 	/** Adds our fields to a success body (e.g. the deck `state`, which may need a look at the deck's file). */
 	decorate?: (body: Record<string, unknown>, httpStatus: number) => Record<string, unknown> | Promise<Record<string, unknown>>;

@@ -20,7 +20,7 @@ import type { ItemContext, MutationRequest, ReadRequest } from './request';
 export type { ItemContext, MutationRequest, ReadRequest } from './request';
 
 export async function sendRead(item: ItemContext, request: ReadRequest): Promise<EmittedItem> {
-	const { outcome } = await item.service.call({ method: 'GET', path: request.path }, request.retry);
+	const { outcome } = await item.service.call({ method: 'GET', path: request.path, ...(request.jobRecordOf !== undefined ? { jobRecordOf: request.jobRecordOf } : {}) }, request.retry);
 	if (outcome.route === 'success' && request.decorate) return emit(item, { ...outcome, body: await request.decorate(outcome.body, outcome.status) }, {});
 	const read = outcome.route === 'error' ? request.readFailure?.(outcome.failure) : undefined;
 	if (read?.error) throw read.error;

@@ -11,12 +11,13 @@ import { errorJson } from '../../shared/n8n/item';
 import { isToolCall } from '../../shared/n8n/runner';
 import { CREDENTIAL_REFUSED, isLoopback, serviceOrRefusal } from '../../shared/n8n/service';
 import { checkDeckFile } from '../../shared/n8n/download';
-import { addReadingHints, statusUrlOf } from '../../shared/n8n/deckStatus';
+import { addReadingHints, failureToConfirmOf, statusUrlOf } from '../../shared/n8n/deckStatus';
 import { knownPurchase, notFoundGraceMsOf } from '../../shared/n8n/justBought';
 import { readReading } from '../../shared/n8n/reading';
 import { waitToolAnswer } from '../../shared/n8n/tool';
 import { pollDecks, type DeckReport } from '../../shared/poller';
-import { deckPath } from '../../shared/transport';
+import { statusRequest } from '../../shared/transport';
+import { noteUnconfirmedFailure } from '../../shared/unconfirmedFailures';
 import { checkOnce } from './checkOnce.mode';
 import { downloadCompleted } from './download';
 import { itemFor, loopBound, missingTaskIdItem, simplifyItems } from './items';
@@ -64,7 +65,10 @@ export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData
 		const spec = modes[mode].deckSpec(taskId, options, readReading(options), loopback);
 		// a deck this workflow just bought may answer 404 for a moment (shared/purchaseFacts.ts)
 		const purchase = knownPurchase(this, index, taskId, service.credentialId);
-		waiting.push({ index, mode, options, spec: { ...spec, ...(purchase ? { purchase } : {}), notFoundGraceMs: notFoundGraceMsOf(options) } });
+		// a failure word with no reason that the check before read: this read confirms it (a Check Once loop, issue 50)
+		const failureToConfirm = failureToConfirmOf(this, index, taskId, service.credentialId);
+		const toConfirm = failureToConfirm !== undefined ? { failureToConfirm } : {};
+		waiting.push({ index, mode, options, spec: { ...spec, ...(purchase ? { purchase } : {}), notFoundGraceMs: notFoundGraceMsOf(options), ...toConfirm } });
 	}
 
 	for (const mode of new Set(waiting.map((entry) => entry.mode))) {
@@ -77,7 +81,7 @@ export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData
 			waiting.map((entry) => entry.spec),
 			{
 				fetchStatus: async (taskId, deadline) =>
-					await service.call({ method: 'GET', path: deckPath(taskId, 'status') }, undefined, deadline),
+					await service.call(statusRequest(taskId), undefined, deadline),
 				sleep: service.sleep,
 				signal: service.signal,
 				gate: service.gate,
@@ -95,6 +99,8 @@ export async function batch(this: IExecuteFunctions): Promise<INodeExecutionData
 	}
 
 	addReadingHints(this, reports.map((report) => ({ taskId: report.taskId, judgement: report.judgement, unknownWord: report.unknownWord?.word })));
+	// a failure word with no reason left to confirm, for this process's next read of the deck (a tool's next call)
+	for (const report of new Set(reports)) if (report.polls > 0) noteUnconfirmedFailure(service.credentialId, report.taskId, report.judgement?.failureToConfirm);
 
 	const used = new Set<DeckReport>();
 	const optionsByIndex = new Map<number, WaitOptions>();

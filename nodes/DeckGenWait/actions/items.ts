@@ -79,6 +79,8 @@ export function itemFor(
 		// what the loop's next check and its IF read (a finished deck leaves the loop: it needs neither); counted from
 		// the purchase, the item's own purchase says since when
 		...(bound && report.outcome === 'still_running' ? { ...(bound.from === 'purchase' ? {} : { waitingSince: bound.waitingSince }), pastMaxWait } : {}),
+		// a failure word with no reason, for the loop's next check to confirm (issue 50)
+		...(report.outcome === 'still_running' && report.judgement?.failureToConfirm !== undefined ? { failureToConfirm: report.judgement.failureToConfirm } : {}),
 		elapsedSeconds: Math.round(report.elapsedMs / 100) / 10,
 		polls: report.polls,
 		...(found ? { links: found.links as unknown as IDataObject[] } : {}),
@@ -86,6 +88,8 @@ export function itemFor(
 	};
 	// The node's own fields lead the item (what happened, to which deck), the input's follow; ours win.
 	const json: IDataObject = { ...ours, ...input.json, ...ours };
+	// the check before's failure to confirm is this check's to carry on, or to drop
+	if (ours.failureToConfirm === undefined) delete json.failureToConfirm;
 	// The input item's own `links` / `deckUrl` stay as inputLinks / inputDeckUrl, the service's as serviceLinks / serviceDeckUrl.
 	if (found && body) {
 		putDeckLinks(json, found, input.json, 'input');
@@ -106,7 +110,7 @@ export function itemFor(
 const SIMPLE_FIELDS = [
 	'taskId', 'status', 'state', 'statusNote', 'outcome', 'deckUrl',
 	// what a Check Once loop needs from one check to the next: the purchase (the 404 grace) and the bound
-	'purchase', 'waitingSince', 'pastMaxWait',
+	'purchase', 'waitingSince', 'pastMaxWait', 'failureToConfirm',
 	'fileName', 'mimeType', 'fileSize', 'downloadError',
 	'error', 'detail', 'code', 'httpCode', 'reason', 'description', 'requestId', 'lastError',
 	'rowId', 'idempotencyKey',

@@ -7,12 +7,23 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { judgeStatus, pathMissHint, settleFileCheck, suggestionsHint, unknownWordHint, type StatusJudgement } from '../status';
 import { deckPath } from '../transport';
+import { noteUnconfirmedFailure, unconfirmedFailure } from '../unconfirmedFailures';
 import { checkDeckFile } from './download';
 import { hintOnce } from './hints';
 import type { Reading } from './reading';
 
 /** The URL a deck's status is read from: root-relative links in it are resolved against it. */
 export const statusUrlOf = (baseUrl: string, taskId: string) => `${baseUrl}${deckPath(taskId, 'status')}`;
+
+/**
+ * The failure word with no reason an earlier read of this deck gave: on the input item (`failureToConfirm`, from a
+ * Get Status or Check Once before it in a loop), else remembered by this process (unconfirmedFailures.ts). This
+ * read confirms it (issue 50).
+ */
+export function failureToConfirmOf(ctx: IExecuteFunctions, itemIndex: number, taskId: string, credentialId: string): string | undefined {
+	const json = ctx.getInputData()[itemIndex]?.json;
+	return json?.taskId === taskId && typeof json.failureToConfirm === 'string' ? json.failureToConfirm : unconfirmedFailure(credentialId, taskId);
+}
 
 /** One status answer judged, with the deck's file checked (a ranged GET) where the record would be completed on its link alone. */
 export async function judgeDeckStatus(
@@ -21,9 +32,12 @@ export async function judgeDeckStatus(
 	taskId: string,
 	answer: { body: Record<string, unknown>; httpStatus: number },
 	reading: Reading,
+	item: { itemIndex: number; credentialId: string },
 ): Promise<StatusJudgement> {
-	const judgement = judgeStatus(answer.body, { ...reading, resolveAgainst: statusUrlOf(baseUrl, taskId), httpStatus: answer.httpStatus });
+	const failureToConfirm = failureToConfirmOf(ctx, item.itemIndex, taskId, item.credentialId);
+	const judgement = judgeStatus(answer.body, { ...reading, resolveAgainst: statusUrlOf(baseUrl, taskId), httpStatus: answer.httpStatus, ...(failureToConfirm !== undefined ? { failureToConfirm } : {}) });
 	const settled = judgement.fileToCheck ? settleFileCheck(judgement, await checkDeckFile(ctx, baseUrl, judgement.fileToCheck.url)) : judgement;
+	noteUnconfirmedFailure(item.credentialId, taskId, settled.failureToConfirm);
 	addReadingHints(ctx, [{ taskId, judgement: settled }]);
 	return settled;
 }

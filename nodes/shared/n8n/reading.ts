@@ -18,7 +18,7 @@ export interface ReadingSettings {
 	failureReasonPath?: string;
 }
 
-const PATH_HELP = 'A dot path into the status record as Get Status shows it (a path copied from the service’s documentation that starts at its data envelope works too): members joined by dots, [0] for a list’s first entry; a member holding JSON as text is read through.';
+const PATH_HELP = 'A dot path into the status record as Get Status shows it (a path copied from the service’s documentation that starts at its data envelope works too): members joined by dots, [0] for a list’s first entry, * for a member named after each deck (statuses.*.status); a member holding JSON as text is read through.';
 
 /** Each option by its name, for a panel that places them among its own options (the Wait node). */
 export const readingOption: Record<keyof ReadingSettings, INodeProperties> = {

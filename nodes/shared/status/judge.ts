@@ -5,9 +5,9 @@
  * the deck's own file where only the file can settle it (`settleFileCheck`).
  */
 import { linkAt, type FoundLink } from '../links';
-import { fileSuggestions, fingerprintOf, indexRecord, suggestionText, wordSuggestions, type Suggestion } from './leaves';
+import { fileSuggestions, fingerprintOf, indexRecord, suggestionText, unlistedWord, wordSuggestions, type Suggestion } from './leaves';
 import { atUserPath, expandJsonStrings, locateRecord, membersOf } from './record';
-import { classify, DEFAULT_STATUS_WORDS, LIST_NAME, PARTIAL_WORDS, type DeckState, type StatusWords } from './vocabulary';
+import { classify, DEFAULT_STATUS_WORDS, isModerationVerdict, LIST_NAME, PARTIAL_WORDS, type DeckState, type StatusWords } from './vocabulary';
 import { failureOf, failureText, handoverOf, placesOf, progressOf, reasonOf, type Failure, type Handover } from './witnesses';
 
 /** The dot paths a user set for the readings that no built-in search got right (the three Path options). */
@@ -37,6 +37,11 @@ export interface JudgeContext {
 	httpStatus?: number;
 	/** The reads before this one that sent the same word (the Wait node's), for the note of a word on no list. */
 	earlier?: { word: string; reads: number; seconds: number };
+	/**
+	 * The failure word an earlier read of this deck gave with no reason (its `failureToConfirm`): a failure read
+	 * again now is confirmed, and the deck failed.
+	 */
+	failureToConfirm?: string;
 }
 
 /** What judgeStatus makes of one status record. */
@@ -82,6 +87,13 @@ export interface StatusJudgement {
 	suggestions?: { word: Suggestion[]; file: Suggestion[] };
 	/** Where a failed deck's failure was read (`errors`, `data.task_status_msg`), for a record with no word. */
 	failureAt?: string;
+	/**
+	 * The record says a failure word with no reason and no error anywhere (issue 50, point 5): such a word is also
+	 * a stage on the way (a recording "stopped" while its file uploads, then "available"), so the deck is reported
+	 * running and the word is confirmed on a later read (JudgeContext.failureToConfirm) before it is failed. Set on
+	 * the read that confirms it too (state failed), so the readers' memory keeps confirming it.
+	 */
+	failureToConfirm?: string;
 	/** One or two sentences, present only where the witnesses disagree, the word was elsewhere, or a path missed. */
 	note?: string;
 }
@@ -94,19 +106,23 @@ export interface StatusJudgement {
  * while the word says running or failed only a file that names the deck's format or a download, never a
  * preview, thumbnail or app page), a progress short of its scale's end, and last the deck's file itself. In
  * this order:
+ * Never wrong before read more (issue 50): a word under a part of the job (a preview, a payment, an attempt, a
+ * slide: members.ts PART_MEMBERS) is never the deck's; a word not plainly the deck's (`Located.weak`) says
+ * succeeded only with the deck's file checked and there; a failure word with no reason is confirmed on a later
+ * read.
  * 1. a word on a list the user set (Status Words options) is believed: the person's statement about
- *    their deployment;
- * 2. a success word AND the deck to hand over: completed, whatever one other member says (a failure
- *    member, a progress below its end: noted, never a veto). No extra request: word and file agree;
+ *    their deployment (a success word not plainly the deck's excepted);
+ * 2. a success word plainly the deck's AND the deck to hand over: completed, whatever one other member says (a
+ *    failure member, a progress below its end: noted, never a veto). No extra request: word and file agree;
  * 3. else a failure member with content: failed, with the service's reason, whatever the word;
- * 4. else the deck to hand over, unless the progress says the deck is mid-way: completed, whatever the
- *    word, if the file is there: a link is no deck until its file is (`fileToCheck`; a result member naming a
- *    file that is no link cannot be checked and is believed);
- * 5. else the word: a failure word is failed, with the service's reason wherever the record gives it; a
- *    partial word (the job ended with part of its output) with nothing to hand over is failed; a success word
- *    with nothing to hand over is not believed alone (`unknown`: it keeps being polled, and at Max Wait it is
- *    Still Running); a word on no list is `unknown` (running, as a 202 with no word is), and the note names
- *    the lists that settle it.
+ * 4. else the deck's link, unless the progress says the deck is mid-way: completed, whatever the word, if the
+ *    file is there: a link is no deck until its file is (`fileToCheck`); a file named by no link cannot be
+ *    checked, so it confirms a success word (step 2) and never stands against the word;
+ * 5. else the word: a failure word is failed with the service's reason wherever the record gives it, and with
+ *    none it is running until a later read says a failure again (`failureToConfirm`); a partial word (the job
+ *    ended with part of its output) with nothing to hand over is failed; a success word with nothing to hand
+ *    over is not believed alone (`unknown`: it keeps being polled, and at Max Wait it is Still Running); a word
+ *    on no list is `unknown` (running, as a 202 with no word is), and the note names the lists that settle it.
  * A record with no word whose `done` is a boolean (Google's long-running operations) is read by it: `done:
  * false` running; `done: true` ended, so with an `error` it failed, with the deck it is completed, and with
  * neither it failed (a reason member, such as Veo's `raiMediaFilteredReasons`, says why).
@@ -120,6 +136,9 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	const index = indexRecord(view, context.resolveAgainst);
 	const located = locateRecord(view, words, paths.word, index);
 	const word = located.word;
+	// read where it is not plainly the deck's (a list's one entry, an odd name two levels down): its success
+	// counts only with the deck's file checked and there (issue 50)
+	const weak = located.weak === true;
 	// Google's operations have no word: `done` says whether the job ended (with `error` or `response`)
 	const ended = located.done;
 	const reading = ended === undefined ? classify(word, words) : { state: ended ? ('succeeded' as const) : ('running' as const), canonical: undefined, endsInSuccess: false };
@@ -129,9 +148,17 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	const failure = failureOf(places);
 	const progress = progressOf(places);
 	const links = index.links;
+	// an entry that says it is a preview is never the deck, whatever its link is called (issue 50)
+	const deckCandidates = index.previewLinks.size ? links.filter((link) => !index.previewLinks.has(link.path)) : links;
 	// A word that says running or failed is contradicted only by the deck's own file, not by any link
-	const handover = paths.file ? handoverAtPath(view, paths.file, context.resolveAgainst) : handoverOf(links, places, wordState === 'running' || wordState === 'failed');
-	const said = ended !== undefined ? `The operation says done: ${ended}` : `The service said ${word === undefined ? 'no status word' : `"${word}"`}`;
+	const handover = paths.file ? handoverAtPath(view, paths.file, context.resolveAgainst) : handoverOf(deckCandidates, places, wordState === 'running' || wordState === 'failed');
+	// a record with no word the reading takes may still say one on no list, somewhere: said with its path (B13)
+	const unlisted = word === undefined && ended === undefined ? unlistedWord(index, words) : undefined;
+	const said =
+		ended !== undefined
+			? `The operation says done: ${ended}`
+			: `The service said ${word !== undefined ? `"${word}"` : unlisted ? `"${unlisted.value}" at ${unlisted.path}, a word on no Status Words list` : 'no status word'}`;
+	const unlistedAdvice = unlisted ? ` To read it, set ${PATH_OPTION.word} to \`${unlisted.path}\` and add "${unlisted.value}" to ${LIST_NAME.succeeded} if it means finished.` : '';
 	const judgement: StatusJudgement = { state: wordState, wordState, links, ...(word !== undefined ? { word } : {}) };
 	// `status` and `state` (design.md's reading) go without saying; anywhere else is said
 	if (located.path !== undefined && !/^(status|state)(\.|$)/.test(located.path)) judgement.wordAt = located.path;
@@ -164,6 +191,8 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		const unread = unreadPaths(state);
 		if (unread) notes.push(unread);
 		if (judgement.wordAt) notes.push(`(The word was read from ${judgement.wordAt}.)`);
+		// bound the work, not what is seen: where the reading stopped short of the record's end, it says so
+		if (index.cut && state !== 'succeeded' && state !== 'failed') notes.push(`(The record is longer than the reading reads: it stopped after ${index.cut} values. Set File Link Path and Status Word Path to read this record.)`);
 		if (misses.length) judgement.pathMisses = misses;
 		if (notes.length) judgement.note = notes.join(' ');
 		return judgement;
@@ -193,12 +222,12 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		return `${why}${why ? ' ' : ''}To read this record, set one of these in the options: ${said.join('; ')}.`;
 	}
 
-	if (word !== undefined && wordState !== 'unknown' && words.own?.includes(wordState)) {
+	if (word !== undefined && wordState !== 'unknown' && words.own?.includes(wordState) && !(weak && wordState === 'succeeded')) {
 		const other = failure && wordState !== 'failed' ? `a failure reason (${failure.member}: ${failure.reason})` : handover && wordState !== 'succeeded' ? `the deck to hand over (${handover.path})` : undefined;
 		return conclude(wordState, other && `${said}, which your ${LIST_NAME[wordState]} list makes ${wordState}, though the record carries ${other}: your list decides.`);
 	}
 	const believe = word === undefined ? '' : ` To believe the word instead, add "${word}" to ${LIST_NAME[wordState === 'unknown' ? 'running' : wordState]}.`;
-	if (wordState === 'succeeded' && handover) {
+	if (wordState === 'succeeded' && handover && !weak) {
 		const stray = [failure && `a failure member (${failure.member}: ${failure.reason})`, progress && `a progress short of its end (${progress})`].filter(Boolean).join(' and ');
 		if (partialWord) notes.push(`${said}: part of the job did not finish${failure ? ` (${failure.reason})` : ''}, but the deck is there to hand over (${handover.path}): reported as completed.`);
 		else if (stray) notes.push(`${said} and the record has the deck to hand over (${handover.path}), though it also carries ${stray}: reported as completed.`);
@@ -210,8 +239,9 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	}
 	if (handover && !progress) {
 		const agreed = wordState === 'succeeded';
-		const thereNote = agreed ? undefined : `${said}, but the record has the deck to hand over (${handover.path})${handover.link ? ', and its file is there' : ''}: reported as completed.${wordState === 'unknown' ? unknownWordAdvice(word, reading.endsInSuccess) : believe}`;
-		if (!handover.link) return conclude('succeeded', thereNote);
+		const thereNote = agreed ? undefined : `${said}, but the record has the deck to hand over (${handover.path})${handover.link ? ', and its file is there' : ''}: reported as completed.${wordState === 'unknown' ? unknownWordAdvice(word, reading.endsInSuccess) || unlistedAdvice : believe}`;
+		// a file named by no link cannot be checked: it confirms a success word (above), never stands against the word
+		if (!handover.link) return byWord(`The record names a file (${handover.path}) that is no link, so it cannot be checked: not taken as finished on it.`);
 		// The link alone is no deck: what the record says without it stands until the file is seen there.
 		const withoutFile = byWord();
 		withoutFile.fileToCheck = { url: handover.link.url, path: handover.path, thereNote: thereNote ?? '', fingerprint: fingerprintOf(index, { word, done: ended, progress }), wordless: word === undefined && ended === undefined };
@@ -220,8 +250,12 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	return byWord();
 
 	/** Step 5: what the word says, the record having nothing to set against it. */
-	function byWord(): StatusJudgement {
-		if (wordState === 'failed') return conclude('failed');
+	function byWord(aside?: string): StatusJudgement {
+		if (aside) notes.push(aside);
+		if (wordState === 'failed') return failedByWord();
+		if (wordState === 'succeeded' && weak && !ended) {
+			return conclude('unknown', `${said} at ${located.path}, which is not plainly the deck's record (a list's one entry, or under ${located.prefix.replace(/\.$/, '')}): a success word there is believed only with the deck's file, and the record has no file that is there: still checking.`);
+		}
 		if (wordState === 'succeeded') {
 			if (ended) {
 				const why = reasonOf(view, located);
@@ -233,9 +267,29 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		}
 		if (wordState === 'running') return conclude('running');
 		if (word === undefined && context.httpStatus === 202) return conclude('running');
-		if (word === undefined) return conclude('unknown', `The service's answer carries no status word${handover ? '' : ' and nothing to hand over'}: taken as still working.`);
+		if (word === undefined) return conclude('unknown', unlisted ? `${said}: taken as still working.` : `The service's answer carries no status word${handover ? '' : ' and nothing to hand over'}: taken as still working.`);
 		const earlier = context.earlier?.word === word ? context.earlier : undefined;
 		return conclude('unknown', unknownWordNote(word, earlier && { reads: earlier.reads + 1, seconds: earlier.seconds }, reading.endsInSuccess));
+	}
+
+	/**
+	 * A failure word with nothing against it: failed with its reason, wherever the record gives one. With no reason
+	 * and no error anywhere it may be a stage (issue 50, point 5: a recording "stopped" while its file uploads,
+	 * then "available"), so it is confirmed on a later read first: running until then (`failureToConfirm`). A
+	 * word not plainly the deck's (`weak`) is held to the same rule: "more than the word" is a reason or error in
+	 * the record, or the same story at a later read; a part's word (an attempt's, a webhook's) never gets here.
+	 * A word on the user's own Failed list, or a partial word, is believed at once.
+	 */
+	function failedByWord(): StatusJudgement {
+		const why = reasonOf(view, located);
+		// a moderation verdict (`nsfw`, `SAFETY.INPUT.TEXT`) is its own reason: no stage says it (issue 50 B8)
+		if (why || words.own?.includes('failed') || partialWord || isModerationVerdict(reading.canonical)) return conclude('failed', undefined, why);
+		if (context.failureToConfirm !== undefined) {
+			judgement.failureToConfirm = word ?? '';
+			return conclude('failed', `${said} with no reason, after "${context.failureToConfirm}" at the read before: a failure confirmed on a second read.`);
+		}
+		judgement.failureToConfirm = word ?? '';
+		return conclude('running', `${said}, a failure word, with no reason and no error in the record: services also say such a word on the way (a recording "stopped" while its file uploads), so it is read again before the deck is reported failed.`);
 	}
 }
 
@@ -272,6 +326,7 @@ export function settleFileCheck(judgement: StatusJudgement, check: FileCheck): S
 		settled.state = 'succeeded';
 		settled.handover = pending.path;
 		settled.deckUrl = pending.url;
+		delete settled.failureToConfirm;
 		delete settled.failureReason;
 		delete settled.failureCode;
 		const notes = [pending.thereNote, ...(settled.pathMisses ?? []).map((miss) => pathMissNote(miss.option, miss.path, miss.members)), settled.wordAt && `(The word was read from ${settled.wordAt}.)`].filter(Boolean);
@@ -332,7 +387,7 @@ export function suggestionsHint(suggestions: { word: Suggestion[]; file: Suggest
 
 /** The output pane's words for a path that matched nothing (n8n's execution hints). */
 export function pathMissHint(option: string, path: string, members: string[], decks: number): string {
-	return `${option} "${path}" matched nothing in the status of ${decks === 1 ? 'one deck' : `${decks} decks`}. The record has: ${members.join(', ') || 'no members'}. Set ${option} to one of these (dots between members, [0] for a list's first entry), or leave it empty for the built-in reading.`;
+	return `${option} "${path}" matched nothing in the status of ${decks === 1 ? 'one deck' : `${decks} decks`}. The record has: ${members.join(', ') || 'no members'}. Set ${option} to one of these (dots between members, [0] for a list's first entry, * for a member named after each deck), or leave it empty for the built-in reading.`;
 }
 
 /**
@@ -346,6 +401,8 @@ export function stateFields(body: Record<string, unknown>, judgement: StatusJudg
 	const fields: Record<string, unknown> = { ...rest, state: judgement.state, ...(judgement.word !== undefined ? { statusWord: judgement.word } : {}) };
 	if (judgement.note) fields.statusNote = judgement.note;
 	if (judgement.state === 'failed' && judgement.failureReason) fields.failureReason = judgement.failureReason;
+	// carried to the next read of a loop (Get Status, Check Once), which confirms it (issue 50)
+	if (judgement.failureToConfirm !== undefined && judgement.state !== 'failed') fields.failureToConfirm = judgement.failureToConfirm;
 	if (serviceState !== undefined) fields.serviceState = serviceState;
 	return fields;
 }

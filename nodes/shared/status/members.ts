@@ -84,8 +84,48 @@ export function ownWord(place: Record<string, unknown>): { word: string; path: s
 /** Words an envelope says about the request, not the job (`{"status": "success", "data": {…}}`, JSend, Kling's `message: "SUCCEED"`). */
 export const ENVELOPE_WORDS = new Set(['success', 'ok', 'succeed']);
 
-/** Members that hold files, results or errors: their own status words are about a part, not the deck. */
-export const PART_MEMBERS = /^(results?|outputs?|files?|exports?|downloads?|artifacts?|assets?|deliverables?|formats?|uploads?|inputs?|errors?|failures?|links|_links|meta|metadata|usage|credits|base_?resp)$/i;
+/**
+ * The one list of what a part of the job is (issue 50: leaves.ts and record.ts each had their own, and they
+ * disagreed): its steps, inputs, files, formats, errors and bookkeeping (CloudConvert's `tasks[]`, Transloadit's
+ * `uploads[]`, a deck's `formats.pdf`), and the things beside the deck that have words of their own: a preview or
+ * thumbnail, a payment or invoice, a webhook or callback, an earlier attempt, a history or log of events, one
+ * slide or page. A word under one is about that part, never the deck's: it is not read as the deck's word, nor
+ * suggested as its path, and the object is no envelope of the record. A list of more than one entry is such a
+ * part too, whatever its name (leaves.ts). `jobs` is not here: AWS Batch's DescribeJobs answers `jobs: [{…}]`,
+ * the one job asked for.
+ */
+const STEPS_FILES_AND_BOOKKEEPING =
+	'tasks?|sub_?tasks?|steps?|stages?|children|uploads?|inputs?|sources?|formats?|exports?|files?|outputs?|results?|downloads?|artifacts?|assets?|deliverables?|variants|errors?|failures?|warnings?|messages|links|_links|meta|metadata|usage|credits|base_?resp|extensions|billing|pagination';
+const BESIDE_THE_DECK_NAMES =
+	'previews?|thumbnails?|thumbs?|posters?|covers?|images?|payments?|invoices?|charges?|subscriptions?|webhooks?|callbacks?|notifications?|hooks?|attempts?|retries|history|histories|events?|logs?|revisions|versions|previous|parent|slides?|pages?|chapters?|scenes?|sections?|frames?|clips?|segments?|chunks?';
+export const PART_MEMBERS = new RegExp(`^(${STEPS_FILES_AND_BOOKKEEPING}|${BESIDE_THE_DECK_NAMES})$`, 'i');
+
+/**
+ * Of the parts, those beside the deck rather than steps towards it (a preview, a payment, a webhook, an earlier
+ * attempt, a history, a slide): their errors and reasons are about themselves, so none is read as why the deck
+ * failed (witnesses.ts reasonOf), where a failed step's message is (CloudConvert's `tasks[].message`).
+ */
+export const BESIDE_THE_DECK = new RegExp(`^(${BESIDE_THE_DECK_NAMES})$`, 'i');
+
+/** Whether a member holds a part of the job (PART_MEMBERS). */
+export const isPartMember = (name: string): boolean => PART_MEMBERS.test(name);
+
+/**
+ * The parts that may hold the whole record when nothing else has a word: DashScope's `output` (its `task_status`
+ * and results), Cloudflare's `result` (its `default` variant), a Google operation's `metadata` (its `state`,
+ * beside `done`).
+ */
+export const RECORD_IN_PART = /^(output|result|metadata)$/i;
+
+/** Of those, the ones that wrap the record at any depth (DashScope's `output`, Cloudflare's `result.default`): leaves.ts reads through them. */
+export const ENVELOPE_PARTS = /^(output|result)$/i;
+
+/**
+ * Names that plainly wrap the record itself, two or more levels down (Cloudflare's `result.default`, GraphQL's
+ * `data.node`): a word reached through any other name, or through a list's one entry, is read, but it is not
+ * plainly the deck's (record.ts `Located.weak`): it says succeeded only with the deck's file checked and there.
+ */
+export const PLAIN_ENVELOPES = /^(data|result|response|payload|body|record|job|task|operation|run|node|attributes|detail|default|generation|deck|presentation|render|prediction|execution|item|object|content)$/i;
 
 /**
  * Members whose text is about something else (prose, names, ids, settings, links): never the state, whatever
@@ -93,6 +133,27 @@ export const PART_MEMBERS = /^(results?|outputs?|files?|exports?|downloads?|arti
  */
 export const NOT_A_STATE = /^(title|name|displayname|description|text|prompt|negativeprompt|caption|label|summary|details?|notes?|comments?|reason|.+reason|.+message|.+msg|id|uuid|.*id|ids|type|kind|format|model|mode|version|.*url|.*uri|href|path|filename|languages?|locales?|voices?|style|theme|category|tags?|source|target|operation|method|action|step|task|job|event|object)$/;
 
-/** An enum-like value: one to four words of letters and digits joined by `_`, `-` or a space, no prose. */
-export const ENUM_LIKE = /^[A-Za-z][A-Za-z0-9]*(?:[ _-][A-Za-z0-9]+){0,3}$/;
+/**
+ * An enum-like value: one to four words of letters and digits joined by `_`, `-`, a space or a dot (`job.failed`,
+ * `JobStatus.FAILED`: issue 50 B6), no prose, and no file name (`deck.pptx`).
+ */
+export const ENUM_LIKE = /^(?!.*\.(?:pptx?|pdf|key|odp|docx?|xlsx?|csv|txt|md|json|xml|html?|zip|png|jpe?g|gif|webp|svg|mp[34]|wav|vtt|srt)$)[A-Za-z][A-Za-z0-9]*(?:(?:[ _-]|\.(?=[A-Za-z]))[A-Za-z0-9]+){0,3}$/i;
 
+
+/** Members of an entry that say what the entry is (`{type: "thumbnail", url}`, `{kind: "preview", file_id}`). */
+const WHAT_IT_IS = /^(type|kind|role|purpose|usage|category|variant|label|rel|mime_?type|content_?type)$/i;
+
+/**
+ * What such a member says of a preview, as its whole value: `thumbnail`, `preview`, `cover_image`, `poster-large`,
+ * an image's MIME type. Never a value that only mentions one (Tripo's job `type: "image_to_model"`).
+ */
+const A_PREVIEW = /^((preview|thumbnail|thumb|poster|cover|snapshot)([ _-]?(image|img|png|jpe?g|webp|small|medium|large|\d+))?|image|image\/[\w.+-]+)$/i;
+
+/**
+ * Whether an object says it is a preview of the deck (a thumbnail, a poster, a cover image): an entry of a
+ * service's `outputs` beside, or before, the deck itself (issue 50, point 4). Its links and files are never the
+ * deck, whatever their names.
+ */
+export function declaresPreview(place: Record<string, unknown>): boolean {
+	return Object.entries(place).some(([name, value]) => WHAT_IT_IS.test(name) && typeof value === 'string' && A_PREVIEW.test(value.trim()));
+}

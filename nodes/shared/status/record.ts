@@ -4,7 +4,7 @@
  * File Link Path, Failure Reason Path). Only finding; what the findings mean is judge.ts's.
  */
 import { deepWord, type RecordIndex } from './leaves';
-import { ENUM_LIKE, ENVELOPE_WORDS, isRecord, memberKey, NOT_A_STATE, ownWord, PART_MEMBERS, wordIn, wordRank } from './members';
+import { ENUM_LIKE, ENVELOPE_WORDS, isPartMember, isRecord, memberKey, NOT_A_STATE, ownWord, RECORD_IN_PART, wordIn, wordRank } from './members';
 import { classify, DEFAULT_STATUS_WORDS, normalise, type StatusWords } from './vocabulary';
 
 /** A JSON document inside a string is read up to this size, and this many of them per answer. */
@@ -74,28 +74,49 @@ export function pathSteps(path: string): Array<string | number> | undefined {
  * member holding a JSON document as a string is read through, as if nested. Undefined: nothing there.
  */
 export function valueAtRecordPath(body: unknown, path: string): unknown {
+	return resolveRecordPath(body, path)?.value;
+}
+
+/** A step that stands for any one member (issue 50 B12: `statuses.*.status`, a member named after each deck's id). */
+export const ANY_MEMBER = '*';
+
+/**
+ * The value at a dot path and the path it was found at, with each `*` step standing for any one member of an
+ * object (or entry of a list), in the record's order: the first whose rest of the path leads to a value.
+ */
+export function resolveRecordPath(body: unknown, path: string): { value: unknown; path: string } | undefined {
 	const steps = pathSteps(path);
 	if (!steps) return undefined;
-	let at: unknown = body;
-	for (const step of steps) {
-		if (typeof at === 'string' && looksLikeJson(at)) at = parseJsonText(at.trim());
-		if (typeof step === 'number') at = Array.isArray(at) ? at[step] : undefined;
-		else at = isRecord(at) ? at[step] : undefined;
+	const walk = (at: unknown, from: number, walked: string): { value: unknown; path: string } | undefined => {
 		if (at === undefined || at === null) return undefined;
-	}
-	return at;
+		if (from === steps.length) return { value: at, path: walked };
+		if (typeof at === 'string' && looksLikeJson(at)) at = parseJsonText(at.trim());
+		const step = steps[from];
+		if (typeof step === 'number') return Array.isArray(at) ? walk(at[step], from + 1, `${walked}[${step}]`) : undefined;
+		if (step === ANY_MEMBER && !(isRecord(at) && ANY_MEMBER in at)) {
+			const entries: Array<[string, unknown]> = Array.isArray(at) ? at.map((entry, index) => [`[${index}]`, entry]) : isRecord(at) ? Object.entries(at).map(([name, value]) => [name, value]) : [];
+			for (const [name, value] of entries) {
+				const found = walk(value, from + 1, name.startsWith('[') ? `${walked}${name}` : walked ? `${walked}.${name}` : name);
+				if (found) return found;
+			}
+			return undefined;
+		}
+		return isRecord(at) ? walk(at[step], from + 1, walked ? `${walked}.${step}` : step) : undefined;
+	};
+	return walk(body, 0, '');
 }
 
 /**
- * The value at a path the user set, and the path it was found at: as written (the record as Get Status shows it),
- * else, for a path copied from a service's documentation, without the envelope Get Status lifts its record out
- * of (`data.state` → `state`, `data.attributes.status` → `status`: shared/outcome.ts withoutEnvelope).
+ * The value at a path the user set, and the path it was found at (each `*` as the member it stood for): as
+ * written (the record as Get Status shows it), else, for a path copied from a service's documentation, without the
+ * envelope Get Status lifts its record out of (`data.state` → `state`, `data.attributes.status` → `status`:
+ * shared/outcome.ts withoutEnvelope).
  */
 export function atUserPath(body: unknown, path: string): { value: unknown; path: string } | undefined {
 	const written = path.trim();
 	for (const candidate of [written, written.replace(/^data\.attributes\./, ''), written.replace(/^data\./, '')]) {
-		const value = valueAtRecordPath(body, candidate);
-		if (value !== undefined) return { value, path: candidate };
+		const found = resolveRecordPath(body, candidate);
+		if (found) return found;
 	}
 	return undefined;
 }
@@ -128,7 +149,7 @@ export function membersOf(body: Record<string, unknown>, limit = 24): string[] {
  */
 function unnamedWord(place: Record<string, unknown>, words: StatusWords): { word: string; path: string } | undefined {
 	for (const [name, value] of Object.entries(place)) {
-		if (typeof value !== 'string' || value.length > 48 || !ENUM_LIKE.test(value.trim()) || NOT_A_STATE.test(memberKey(name)) || PART_MEMBERS.test(name)) continue;
+		if (typeof value !== 'string' || value.length > 48 || !ENUM_LIKE.test(value.trim()) || NOT_A_STATE.test(memberKey(name)) || isPartMember(name)) continue;
 		if (ENVELOPE_WORDS.has(normalise(value))) continue;
 		const reading = classify(value, words);
 		if (reading.state !== 'unknown' || reading.endsInSuccess) return { word: value, path: name };
@@ -147,27 +168,28 @@ export interface Located {
 	done?: boolean;
 	/** The Status Word Path the user set matched nothing in this answer. */
 	pathMissed?: string;
+	/**
+	 * The word was read where it is not plainly the deck's (issue 50): in a list's one entry (`attempts: [{…}]` is
+	 * a part, but `jobs: [{…}]` is AWS Batch's record), or two or more levels down through a name that is no plain
+	 * envelope (members.ts PLAIN_ENVELOPES). judge.ts believes its success only with the deck's file there.
+	 */
+	weak?: boolean;
 }
 
 /**
  * The object members a record may sit in: an envelope's `data`, JSON:API's `data.attributes`, a named record
  * (`generation`), the one entry of a list (`{"jobs": [{…}]}`: AWS Batch's DescribeJobs).
  */
-function* envelopePlaces(body: Record<string, unknown>): Generator<[string, Record<string, unknown>]> {
+function* envelopePlaces(body: Record<string, unknown>): Generator<[string, Record<string, unknown>, { weak: boolean }]> {
 	for (const [name, value] of Object.entries(body)) {
-		if (wordRank(name) !== undefined || PART_MEMBERS.test(name)) continue;
-		if (Array.isArray(value) && value.length === 1 && isRecord(value[0])) yield [`${name}[0].`, value[0]];
+		if (wordRank(name) !== undefined || isPartMember(name)) continue;
+		// a list's one entry may be the record, or one of the many a list holds that happens to have one entry now
+		if (Array.isArray(value) && value.length === 1 && isRecord(value[0])) yield [`${name}[0].`, value[0], { weak: true }];
 		if (!isRecord(value)) continue;
-		yield [`${name}.`, value];
-		if (isRecord(value.attributes)) yield [`${name}.attributes.`, value.attributes];
+		yield [`${name}.`, value, { weak: false }];
+		if (isRecord(value.attributes)) yield [`${name}.attributes.`, value.attributes, { weak: false }];
 	}
 }
-
-/**
- * The part members that may hold the whole record when nothing else has a word: DashScope's `output` (its
- * `task_status` and results), a Google operation's `metadata` (its `state`, beside `done`).
- */
-const RECORD_IN_PART = /^(output|result|metadata)$/i;
 
 /**
  * The deck's record inside a status answer, and its word. With a Status Word Path the word is there (and the
@@ -192,15 +214,15 @@ export function locateRecord(body: Record<string, unknown>, words: StatusWords =
 	}
 	const own = ownWord(body);
 	if (own?.text && !ENVELOPE_WORDS.has(normalise(own.word))) return { record: body, prefix: '', word: own.word, path: own.path };
-	for (const [prefix, place] of envelopePlaces(body)) {
+	for (const [prefix, place, { weak }] of envelopePlaces(body)) {
 		const inner = ownWord(place);
-		if (inner?.text) return { record: place, prefix, word: inner.word, path: `${prefix}${inner.path}` };
+		if (inner?.text) return { record: place, prefix, word: inner.word, path: `${prefix}${inner.path}`, ...(weak ? { weak } : {}) };
 	}
 	const unnamed = unnamedWord(body, words);
 	if (unnamed) return { record: body, prefix: '', word: unnamed.word, path: unnamed.path };
-	for (const [prefix, place] of envelopePlaces(body)) {
+	for (const [prefix, place, { weak }] of envelopePlaces(body)) {
 		const inner = unnamedWord(place, words);
-		if (inner) return { record: place, prefix, word: inner.word, path: `${prefix}${inner.path}` };
+		if (inner) return { record: place, prefix, word: inner.word, path: `${prefix}${inner.path}`, ...(weak ? { weak } : {}) };
 	}
 	for (const [name, value] of Object.entries(body)) {
 		if (!RECORD_IN_PART.test(name) || !isRecord(value)) continue;
@@ -209,7 +231,27 @@ export function locateRecord(body: Record<string, unknown>, words: StatusWords =
 	}
 	// nothing shallower has a word: two or more envelopes down (Cloudflare's result.default, GraphQL's data.node)
 	const deep = index && deepWord(index, words);
-	if (deep) return { record: deep.place.value, prefix: `${deep.place.path}.`, word: deep.word, path: deep.path };
+	if (deep) return { record: deep.place.value, prefix: `${deep.place.path}.`, word: deep.word, path: deep.path, ...(deep.weak ? { weak: true } : {}) };
 	if (own) return { record: body, prefix: '', word: own.word, path: own.path };
-	return typeof body.done === 'boolean' ? { record: body, prefix: '', done: body.done } : { record: body, prefix: '' };
+	if (typeof body.done === 'boolean') return { record: body, prefix: '', done: body.done };
+	// no word anywhere: the record is still the one inside an API envelope, so its failure members are read there
+	const wrapped = dataWrapperOf(body);
+	return wrapped ? { record: wrapped.record, prefix: `${wrapped.name}.` } : { record: body, prefix: '' };
+}
+
+/** Members of an API envelope about the request, beside the record it wraps (`{code, msg, data: {…}}`). */
+const ENVELOPE_MEMBERS = /^(code|msg|message|success|ok|errcode|errmsg|statuscode|statusmsg|requestid|logid|traceid|timestamp)$/;
+
+/**
+ * The record an API envelope wraps (issue 50 B7: `{code, msg, data: {…, error_reason}}`): the answer's one object
+ * member, beside members that are only about the request (a code, a message, a request id). Undefined when the
+ * answer is not such an envelope (it has members of its own, or several objects).
+ */
+function dataWrapperOf(body: Record<string, unknown>): { name: string; record: Record<string, unknown> } | undefined {
+	const objects = Object.entries(body).filter(([, value]) => isRecord(value));
+	if (objects.length !== 1) return undefined;
+	const [name, record] = objects[0] as [string, Record<string, unknown>];
+	if (isPartMember(name) || wordRank(name) !== undefined) return undefined;
+	const others = Object.keys(body).filter((member) => member !== name);
+	return others.length > 0 && others.every((member) => ENVELOPE_MEMBERS.test(memberKey(member))) ? { name, record } : undefined;
 }

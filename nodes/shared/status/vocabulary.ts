@@ -3,7 +3,8 @@
  * so the built-in vocabulary is read from real asynchronous APIs' documentation, each word with the APIs that
  * write it (the reference table; `test/fixtures/status-vocabulary.ts` keeps their documented records, with
  * sources, and a test reads every one of them). A user's Status Words lists replace the built-in list of their
- * state. Words are compared normalised: case, camelCase, spaces, `-` and `_` do not matter.
+ * state. Words are compared normalised: case, camelCase, spaces, `-`, `_` and `.` do not matter (`job.failed`,
+ * `JobStatus.FAILED` are read by their parts).
  */
 
 export type DeckState = 'running' | 'succeeded' | 'failed' | 'unknown';
@@ -37,6 +38,8 @@ const SUCCEEDED: readonly Written[] = [
 	['ended', 'Anthropic message batches (the results file says how each request went)'],
 	['approved', 'Didit'],
 	['assembly_completed', 'Transloadit (ok: ASSEMBLY_COMPLETED)'],
+	['job_completed', 'Coconut (job.completed)'],
+	['processing_completed', 'Redis Cloud tasks (processing-completed)'],
 ];
 
 /** The success words that say the job ended with only part of its output (one format failed, the deck did not). */
@@ -84,9 +87,30 @@ const FAILED: readonly Written[] = [
 	['invalid_output', 'BatchX'],
 	['not_found', 'Black Forest Labs (Task not found: the task is gone)'],
 	['unknown', 'Bria (an internal error), DashScope and Tripo (the task does not exist or has expired)'],
-	['content_filtered', 'Stability (finish_reason CONTENT_FILTERED)'],
+];
+
+/**
+ * Moderation verdicts: the request or its output was refused by a content check, so the deck will never come
+ * (issue 50 B8). Services write them as a status word, an error code or a finish reason, in their own spelling,
+ * abbreviations included; a compound holding one is read by MODERATION_PARTS below.
+ */
+const MODERATED: readonly Written[] = [
 	['moderated', 'Black Forest Labs (Content Moderated, Request Moderated)'],
+	['content_filtered', 'Stability (finish_reason CONTENT_FILTERED)'],
+	['content_filter', 'Azure OpenAI (finish_reason content_filter)'],
 	['banned', 'Tripo, Midjourney proxies (a banned prompt)'],
+	['moderation_blocked', 'OpenAI images and Sora videos (error code moderation_blocked)'],
+	['content_policy_violation', 'OpenAI images (content_policy_violation), fal'],
+	['nsfw', 'Replicate (NSFW content detected), Leonardo, Novita (NSFW)'],
+	['safety', 'Runway (failureCode SAFETY.INPUT.TEXT), Gemini (finishReason SAFETY)'],
+	['image_safety', 'Gemini (finishReason IMAGE_SAFETY)'],
+	['prohibited_content', 'Gemini (finishReason, blockReason PROHIBITED_CONTENT)'],
+	['blocklist', 'Gemini (finishReason BLOCKLIST)'],
+	['spii', 'Gemini (finishReason SPII: sensitive personally identifiable information)'],
+	['csam', 'Gemini and trust-and-safety APIs (CSAM)'],
+	['rai_filtered', 'Vertex AI Imagen and Veo (raiFilteredReason, RAI: Responsible AI)'],
+	['sensitive_content', 'MiniMax (1026, 1027: sensitive content), Kling'],
+	['policy_violation', 'Luma, Pika (policy violation)'],
 ];
 
 const RUNNING: readonly Written[] = [
@@ -132,6 +156,8 @@ const RUNNING: readonly Written[] = [
 	['paused', 'Vertex AI (JOB_STATE_PAUSED)'],
 	['pending_redrive', 'AWS Step Functions'],
 	['in_review', 'Didit'],
+	['moderating', 'content checks under way (a moderation step before the render)'],
+	['under_review', 'moderation queues (a person reviews the request)'],
 	['awaiting_user', 'Didit'],
 	['resubmitted', 'Didit'],
 	// a transition: the terminal word comes next
@@ -169,7 +195,7 @@ const wordsOf = (rows: readonly Written[]): string[] => rows.map(([word]) => wor
 /** The built-in vocabulary, normalised (see `normalise`). */
 export const DEFAULT_STATUS_WORDS: StatusWords = {
 	succeeded: [...wordsOf(SUCCEEDED), ...wordsOf(PARTIAL)],
-	failed: wordsOf(FAILED),
+	failed: [...wordsOf(FAILED), ...wordsOf(MODERATED)],
 	running: wordsOf(RUNNING),
 };
 
@@ -195,16 +221,25 @@ const FAILED_OPENINGS = new Set(['failed', 'failure', 'error', 'timeout', 'cance
 /** Parts that say a stop is still under way (`cancelling`, `retrying`): a compound holding one is still going. */
 const UNDER_WAY = new Set(['cancelling', 'canceling', 'aborting', 'terminating', 'stopping', 'timing', 'retrying', 'retry', 'requested']);
 
-/** First parts that turn a compound around (`no_error`, `not_failed`): never a failure word. */
+/** Parts that turn a compound around (`no_error`, `job.not_failed`): a failure after one is no failure word. */
 const NEGATIONS = new Set(['no', 'not', 'non', 'without']);
 
-/** A word as the lists write it: lower case, camelCase split, `-` and spaces as `_` (`NotStarted` → `not_started`). */
+/**
+ * The first part of a compound that is a moderation verdict (Runway's `SAFETY.INPUT.TEXT`, `NSFW_CONTENT`,
+ * `moderation_refused`): failed, unless a part says the check cleared it or is still going (MODERATION_OPEN).
+ */
+const MODERATION_OPENINGS = new Set(['nsfw', 'safety', 'moderation', 'moderated', 'csam', 'spii', 'blocklist', 'banned']);
+
+/** Parts that say a content check passed or is not over (`safety_check_passed`, `moderation_review`): never a refusal. */
+const MODERATION_OPEN = new Set(['passed', 'pass', 'cleared', 'approved', 'ok', 'safe', 'clean', 'none', 'false', 'review', 'reviewing', 'check', 'checking', 'scan', 'scanning', 'required']);
+
+/** A word as the lists write it: lower case, camelCase split, `-`, `.` and spaces as `_` (`NotStarted` → `not_started`, `job.failed` → `job_failed`). */
 export function normalise(word: string): string {
 	return word
 		.trim()
 		.replace(/([a-z0-9])([A-Z])/g, '$1_$2')
 		.toLowerCase()
-		.replace(/[\s_-]+/g, '_');
+		.replace(/[\s_.-]+/g, '_');
 }
 
 /** Splits a user's comma- or newline-separated list; an empty list means "keep the default". */
@@ -254,13 +289,14 @@ const listOf = (word: string, words: StatusWords): WordList | undefined =>
 
 /**
  * A word's state. The whole word first (on the lists, also after an enum's type name: `JOB_STATE_CANCELLED`,
- * `TASK_STATUS_RUNNING`); then its parts, split at spaces, `_`, `-` and case changes: a word that ends in a
+ * `TASK_STATUS_RUNNING`, `JobStatus.FAILED`); then its parts, split at spaces, `_`, `-`, `.` and case changes (`job.failed`): a word that ends in a
  * running word is running (`ASSEMBLY_EXECUTING`, `WAITING_FOR_RETRY`); one that ends in a failure word is failed
  * (`Content Moderated`, `GENERATION_CANCELLED`, `job-killed`), and so is one that opens with one
  * (`FAILED_VALIDATION`, `TIMEOUT_EXCEEDED`, `failed while enqueuing`: the opening says what, the rest when), unless a part says a stop is still under way (`cancelling`,
- * `retrying`: running) or the word is negated (`no_error`), and only while the Failed list is the built-in one
+ * `retrying`: running) or the word is negated (`no_error`, `job.not_failed`), and only while the Failed list is the built-in one
  * (a user's own list says exactly which words fail); a word holding a running word anywhere is running
- * (`DOWNLOADING_INPUT`). A compound ending in a success word (`ASSEMBLY_COMPLETED`, but also Suno's stage
+ * (`DOWNLOADING_INPUT`); one that opens with a moderation verdict is failed (`SAFETY.INPUT.TEXT`, `NSFW_CONTENT`)
+ * unless a part says the check passed or goes on (`safety_check_passed`, `moderation_review`). A compound ending in a success word (`ASSEMBLY_COMPLETED`, but also Suno's stage
  * `FIRST_SUCCESS`) is not believed as one: `unknown`, `endsInSuccess`, so the deck's file decides. Nothing else
  * is guessed: a word on no list stays unknown, so the nodes can say which word the service keeps sending.
  */
@@ -279,18 +315,32 @@ export function classify(word: string | undefined, words: StatusWords = DEFAULT_
 	const failed = (canonical: string): WordReading => (underWay ? { state: 'running', canonical: underWay, compound: true } : { state: 'failed', canonical, compound: true });
 	// an opening failure says what happened, the rest when (`failed while enqueuing`, `ERROR_PROCESSING`)
 	if (builtInFailures && FAILED_OPENINGS.has(parts[0])) return failed(parts[0]);
-	// the longest ending that is a list word (`..._in_progress`, `..._timed_out`)
+	// the longest ending that is a list word (`..._in_progress`, `..._timed_out`); a failure after a negation
+	// (`job.not_failed`) is none
 	for (let from = 1; from < parts.length; from++) {
 		const ending = parts.slice(from).join('_');
 		const list = listOf(ending, words);
 		if (list === 'running') return { state: 'running', canonical: ending, compound: true };
 		if (list === 'succeeded') return { state: 'unknown', canonical: ending, compound: true, endsInSuccess: true };
-		if (list === 'failed' || (builtInFailures && from === parts.length - 1 && FAILED_ENDINGS.has(ending))) return failed(ending);
+		if (list === 'failed' || (builtInFailures && from === parts.length - 1 && FAILED_ENDINGS.has(ending))) {
+			const cleared = MODERATION_OPENINGS.has(ending) && parts.some((part) => MODERATION_OPEN.has(part));
+			return cleared || parts.slice(0, from).some((part) => NEGATIONS.has(part)) ? { state: 'unknown' } : failed(ending);
+		}
 	}
 	const running = parts.find((part) => listOf(part, words) === 'running');
 	if (running) return { state: 'running', canonical: running, compound: true };
+	if (builtInFailures && MODERATION_OPENINGS.has(parts[0]) && !parts.some((part) => MODERATION_OPEN.has(part) || NEGATIONS.has(part))) return failed(parts[0]);
 	return { state: 'unknown' };
 }
+
+/**
+ * Whether a failure word (its list word, `WordReading.canonical`) is a moderation verdict: the word says why the
+ * deck ended (`nsfw`, `moderation_blocked`, Runway's `SAFETY.…`), so it needs no reason beside it to be believed.
+ */
+export function isModerationVerdict(canonical: string | undefined): boolean {
+	return canonical !== undefined && (MODERATION_VERDICTS.has(canonical) || (MODERATION_OPENINGS.has(canonical) && canonical !== 'moderation'));
+}
+const MODERATION_VERDICTS = new Set([...wordsOf(MODERATED), 'filtered']);
 
 /** The names of the three lists, as the options call them. */
 export const LIST_NAME: Record<WordList, string> = {

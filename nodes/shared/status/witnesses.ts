@@ -4,18 +4,26 @@
  * hand over. judge.ts weighs them.
  */
 import { bestDeckFile, isPreviewText, namesDeckFile, type FoundLink } from '../links';
-import { isRecord, memberKey, ownWord, PART_MEMBERS, wordRank } from './members';
+import { BESIDE_THE_DECK, declaresPreview, isPartMember, isRecord, memberKey, ownWord, wordRank } from './members';
 import { valueAtRecordPath, type Located } from './record';
-import { classify } from './vocabulary';
+import { classify, normalise } from './vocabulary';
 
 /** Member names that carry a failure when they have content (compared as memberKey writes them). */
 const FAILURE_MEMBERS = new Set([
 	'error', 'errors', 'failure', 'failures', 'failurereason', 'failedreason', 'failreason', 'failuremessage', 'failurecause', 'failuredetail', 'failuredetails',
 	'errormessage', 'errormsg', 'failmsg', 'errordetail', 'errordetails', 'errorreason', 'errorcode', 'lasterror', 'failurecode', 'failcode',
+	'errordescription', 'failuredescription',
 ]);
 
-/** Boolean flags that say the deck failed when true (`failed`, `hasErrors`, a record of flags only: `fatalErrorEncountered`). */
-const FAILURE_FLAGS = /^(?!non|not?)((is|has)?(failed|errored|errors?)|\w*(fatal|errorencountered|erroroccurred|failureoccurred)\w*)$/;
+/**
+ * A boolean flag that says the deck failed when true, read by its words (normalise: `hasErrors` → `has_errors`):
+ * an optional `is`/`has`/`was`, an optional `fatal`, then what went wrong (`failed`, `error(s)`, `failure`,
+ * `fatal`), then optionally that it happened (`fatalErrorEncountered`, `errorOccurred`). Nothing else may stand
+ * in it, so a flag that turns the failure around or only sets a policy is none: `has_non_fatal_errors`,
+ * `isNonFatal`, `ignore_fatal_errors`, `retryOnError`, `failOnError` (issue 50).
+ */
+const FAILURE_FLAG = /^(?:(?:is|has|had|was|were)_)?(?:fatal_)?(?:failed|errored|errors?|failures?|fatal)(?:_(?:errors?|failures?))?(?:_(?:encountered|occurred|happened|found|seen))?$/;
+export const isFailureFlag = (name: string): boolean => FAILURE_FLAG.test(normalise(name));
 
 /** Members that hold the deliverable itself, when they have content. */
 export const RESULT_MEMBERS = new Set([
@@ -99,10 +107,15 @@ export function failureOf(places: Places): Failure | undefined {
 	for (const [prefix, place] of places) {
 		for (const [name, value] of Object.entries(place)) {
 			const key = memberKey(name);
-			if (FAILURE_FLAGS.test(key) && value === true) flagged ??= `${prefix}${name}`;
+			if (value === true && isFailureFlag(name)) flagged ??= `${prefix}${name}`;
 			if (!FAILURE_MEMBERS.has(key)) continue;
 			const reason = failureText(value);
 			if (reason === undefined) continue;
+			// `error: 1`, `error: true`: a flag, not words (issue 50 B11); the prose beside it says why
+			if (value === true || (typeof value === 'number' && !key.endsWith('code'))) {
+				flagged ??= `${prefix}${name}`;
+				continue;
+			}
 			if (key.endsWith('code')) {
 				coded ??= { member: `${prefix}${name}`, code: reason };
 				continue;
@@ -114,7 +127,15 @@ export function failureOf(places: Places): Failure | undefined {
 	}
 	if (worded.length) return withCode(worded, coded, places);
 	if (coded) return { member: coded.member, reason: coded.code, code: coded.code };
-	return flagged ? { member: flagged, reason: `${flagged.slice(flagged.lastIndexOf('.') + 1)}: true` } : undefined;
+	if (!flagged) return undefined;
+	const beside = proseBeside(places, flagged);
+	return beside ? { member: beside.member, reason: beside.text } : { member: flagged, reason: `${flagged.slice(flagged.lastIndexOf('.') + 1)}: ${String(valueOfMember(places, flagged))}` };
+}
+
+/** The value of a member found in `places` by its full path (`data.error`). */
+function valueOfMember(places: Places, member: string): unknown {
+	const prefix = member.slice(0, member.lastIndexOf('.') + 1);
+	return places.find(([at]) => at === prefix)?.[1][member.slice(prefix.length)];
 }
 
 /** A code: one token, no words (`internal_processing`, `INTERNAL_COMMAND_ERROR`, `500`). */
@@ -139,7 +160,7 @@ function withCode(worded: Failure[], coded: { code: string } | undefined, places
 function proseBeside(places: Places, member: string): { member: string; text: string } | undefined {
 	const prefix = member.slice(0, member.lastIndexOf('.') + 1);
 	const place = places.find(([at]) => at === prefix)?.[1];
-	for (const name of ['message', 'detail', 'description', 'errorMessage', 'error_message']) {
+	for (const name of ['message', 'detail', 'description', 'errorMessage', 'error_message', 'error_description', 'errorDescription']) {
 		const text = place?.[name];
 		if (typeof text === 'string' && /\s/.test(text.trim())) return { member: `${prefix}${name}`, text: text.trim() };
 	}
@@ -190,7 +211,7 @@ function besideTheWord(body: Record<string, unknown>, located: Located): Failure
 /** A failure member one level inside the record (Azure's `properties.error`). */
 function nestedFailureOf(located: Located): Failure | undefined {
 	for (const [name, value] of Object.entries(located.record)) {
-		if (!isRecord(value) || PART_MEMBERS.test(name) || wordRank(name) !== undefined) continue;
+		if (!isRecord(value) || isPartMember(name) || wordRank(name) !== undefined) continue;
 		const failure = failureOf([[`${located.prefix}${name}.`, value]]);
 		if (failure) return failure;
 	}
@@ -204,6 +225,8 @@ function nestedFailureOf(located: Located): Failure | undefined {
 function failedSubTaskOf(record: Record<string, unknown>, prefix: string, depth = 0): Failure | undefined {
 	if (depth > 2) return undefined;
 	for (const [name, value] of Object.entries(record)) {
+		// an earlier attempt, a webhook, a slide: its failure is its own, never why the deck failed (issue 50)
+		if (BESIDE_THE_DECK.test(name)) continue;
 		const entries = Array.isArray(value) ? value : isRecord(value) && depth > 0 ? [value] : [];
 		for (const [index, entry] of entries.entries()) {
 			if (!isRecord(entry)) continue;
@@ -262,6 +285,7 @@ function statusMessageOf(located: Located): Failure | undefined {
 function namedReasonOf(value: Record<string, unknown> | unknown[], prefix: string, word: string | undefined, depth = 0): Failure | undefined {
 	if (depth > 4) return undefined;
 	for (const [name, member] of Object.entries(value)) {
+		if (!Array.isArray(value) && BESIDE_THE_DECK.test(name)) continue;
 		const at = Array.isArray(value) ? `${prefix.replace(/\.$/, '')}[${name}]` : `${prefix}${name}`;
 		if (!Array.isArray(value) && WHY_MEMBER.test(memberKey(name)) && memberKey(name) !== 'finishreason') {
 			const text = failureText(member);
@@ -330,6 +354,8 @@ function namesAFile(value: unknown, strict: boolean, depth = 0): boolean {
 	}
 	if (!value || typeof value !== 'object' || depth > 3) return false;
 	if (Array.isArray(value)) return value.some((entry) => namesAFile(entry, strict, depth + 1));
+	// an entry that says it is a thumbnail or a preview names no deck, whatever its file is called (issue 50)
+	if (declaresPreview(value as Record<string, unknown>)) return false;
 	return Object.entries(value as Record<string, unknown>).some(([name, member]) =>
 		FILE_MEMBERS.has(memberKey(name))
 			? typeof member === 'string'

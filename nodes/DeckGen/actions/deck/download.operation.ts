@@ -8,7 +8,7 @@ import { downloadDeckFile, downloadFile, downloadOptions, fileFields, readDownlo
 import { toNodeApiError } from '../../../shared/n8n/errors';
 import { readingOptions, readReading, type ReadingSettings } from '../../../shared/n8n/reading';
 import { knownPurchase, notFoundGraceMsOf, notFoundGraceOption, readNotFound } from '../../../shared/n8n/justBought';
-import { deckPath } from '../../../shared/transport';
+import { statusRequest } from '../../../shared/transport';
 import { callOptions, optionsCollection, readOptions, readTaskId, taskIdField } from '../common';
 import type { Operation } from '../node.type';
 import type { ItemContext } from '../send';
@@ -70,7 +70,7 @@ export async function execute(item: ItemContext) {
 		file = await downloadFile(ctx, service.baseUrl, url, settings.maxBytes, itemIndex);
 	} else {
 		const taskId = readTaskId(ctx, itemIndex);
-		const result = await service.call({ method: 'GET', path: deckPath(taskId, 'status') }, readOptions(ctx, itemIndex).retry);
+		const result = await service.call(statusRequest(taskId), readOptions(ctx, itemIndex).retry);
 		if (result.outcome.route !== 'success') {
 			if (result.outcome.route === 'error') {
 				// a deck just bought may not be visible yet (shared/purchaseFacts.ts): nothing to download yet, or gone
@@ -86,8 +86,10 @@ export async function execute(item: ItemContext) {
 			}
 			throw new NodeOperationError(ctx.getNode(), `Reading the status of deck ${taskId}: ${result.outcome.failure.detail}`, { itemIndex });
 		}
-		const judgement = await judgeDeckStatus(ctx, service.baseUrl, taskId, { body: result.outcome.body, httpStatus: result.outcome.status }, readReading(options as ReadingSettings));
+		const judgement = await judgeDeckStatus(ctx, service.baseUrl, taskId, { body: result.outcome.body, httpStatus: result.outcome.status }, readReading(options as ReadingSettings), { itemIndex, credentialId: service.credentialId });
 		Object.assign(json, { taskId, status: judgement.word ?? null });
+		// an earlier read's failure to confirm was this read's to confirm (a failed deck ends here with an error)
+		delete json.failureToConfirm;
 		putDeckLinks(json, describeLinks(judgement.links, judgement.deckUrl), input?.json, 'input');
 		if (judgement.state !== 'succeeded') {
 			const failed = judgement.state === 'failed';

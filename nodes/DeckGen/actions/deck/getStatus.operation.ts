@@ -5,7 +5,7 @@ import { judgeDeckStatus } from '../../../shared/n8n/deckStatus';
 import { knownPurchase, notFoundGraceMsOf, notFoundGraceOption, readNotFound } from '../../../shared/n8n/justBought';
 import { readingOptions, readReading, type ReadingSettings } from '../../../shared/n8n/reading';
 import { stateFields } from '../../../shared/status';
-import { deckPath } from '../../../shared/transport';
+import { statusRequest } from '../../../shared/transport';
 import { callOptions, readOptions, readTaskId, taskIdField, optionsCollection } from '../common';
 import type { Operation } from '../node.type';
 import { sendRead, type ItemContext } from '../send';
@@ -34,13 +34,14 @@ export async function execute(item: ItemContext) {
 	const options = item.ctx.getNodeParameter('options', item.itemIndex, {}) as ReadingSettings & { notFoundGraceSeconds?: unknown };
 	const reading = readReading(options);
 	return await sendRead(item, {
-		path: deckPath(taskId, 'status'),
+		path: statusRequest(taskId).path,
+		jobRecordOf: taskId,
 		retry: readOptions(item.ctx, item.itemIndex).retry,
 		// a deck just bought may not be visible yet (shared/purchaseFacts.ts)
 		readFailure: (failure) =>
 			readNotFound(item.ctx, item.itemIndex, taskId, failure, knownPurchase(item.ctx, item.itemIndex, taskId, item.service.credentialId), notFoundGraceMsOf(options)),
 		decorate: async (body, httpStatus) => {
-			const judgement = await judgeDeckStatus(item.ctx, item.service.baseUrl, taskId, { body, httpStatus }, reading);
+			const judgement = await judgeDeckStatus(item.ctx, item.service.baseUrl, taskId, { body, httpStatus }, reading, { itemIndex: item.itemIndex, credentialId: item.service.credentialId });
 			const json: Record<string, unknown> = { taskId, ...stateFields(body, judgement) };
 			// The service's own `links` / `deckUrl`, if it sends such members, stay as serviceLinks / serviceDeckUrl.
 			putDeckLinks(json, describeLinks(judgement.links, judgement.deckUrl), body, 'service');
