@@ -318,7 +318,6 @@ const ENTRIES: Entry[] = [
 	{ source: 'docs/nodes.md', fragment: 'paste it again, or mint a new one', runsNothingThatSpends: 'the API key into the credential' },
 	{ source: 'docs/panels.md', fragment: 'panels-doc.ts --write', runsNothingThatSpends: 'writes this table from test/editor/panels.ts' },
 	{ source: 'docs/at-scale.md', fragment: 'npm run bench:queue -- --decks 200 --journal', runsNothingThatSpends: 'the benchmark, against its own simulator on loopback' },
-	{ source: 'docs/at-scale.md', fragment: 'Run by hand on n8n 1.123.81 in queue mode too', runsNothingThatSpends: 'a report of a test run' },
 	{ source: 'docs/at-scale.md', fragment: '`test/e2e/dev.e2e.ts`: both examples run', runsNothingThatSpends: 'a report of what a test runs' },
 ];
 
