@@ -94,6 +94,16 @@ describe("1. a part of the job never speaks for the job", () => {
 		// through plain envelopes (Cloudflare's result.default), as before: the word and its link agree
 		expect(judgeStatus({ success: true, errors: [], result: { default: { status: 'ready', url: FILE } } })).toMatchObject({ state: 'succeeded', deckUrl: FILE });
 	});
+
+	test("a text under a step's name is the record's member, not a part: suggested as the path to paste; a preview's text stays the preview's", () => {
+		// `stage: "generating"` is a word member of this object (the e2e's record to read), never a part of the job
+		const unread = judgeStatus({ taskId: 't1', result: { main: { stage: 'generating' } } });
+		expect(unread).toMatchObject({ state: 'unknown', suggestions: { word: [{ path: 'result.main.stage', value: 'generating' }] } });
+		expect(unread.note).toContain('Status Word Path `result.main.stage` is "generating"');
+		// a link under a name beside the deck is that part's, never the deck to hand over
+		expect(judgeStatus({ status: 'running', preview: 'https://files.example/cover.png' })).toMatchObject({ state: 'running' });
+		expect(judgeStatus({ status: 'running', preview: 'https://files.example/cover.png' }).fileToCheck).toBeUndefined();
+	});
 });
 
 describe('4. outputs that are not the deck', () => {

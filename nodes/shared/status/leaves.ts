@@ -9,7 +9,7 @@
  */
 import { displayUrl } from '../download';
 import { isDeliverable, mayBeTheFile, urlOf, type FoundLink } from '../links';
-import { declaresPreview, ENUM_LIKE, ENVELOPE_PARTS, ENVELOPE_WORDS, isPartMember, memberKey, NOT_A_STATE, ownWord, PLAIN_ENVELOPES, wordRank } from './members';
+import { BESIDE_THE_DECK, declaresPreview, ENUM_LIKE, ENVELOPE_PARTS, ENVELOPE_WORDS, isPartMember, memberKey, NOT_A_STATE, ownWord, PLAIN_ENVELOPES, wordRank } from './members';
 import { classify, normalise, type StatusWords } from './vocabulary';
 
 export type LeafKind = 'link' | 'word' | 'flag' | 'number' | 'text' | 'empty';
@@ -110,8 +110,10 @@ export function indexRecord(view: Record<string, unknown>, resolveAgainst?: stri
 		places.push({ path, value: record, depth, envelope, plain: envelope && plain });
 		const inPreview = preview || declaresPreview(record);
 		for (const [member, inner] of Object.entries(record)) {
-			// a part of the job is no envelope, but for the parts that may hold the whole record (DashScope's `output`)
-			const part = isPartMember(member) && !ENVELOPE_PARTS.test(member);
+			// a part of the job is no envelope, but for the parts that may hold the whole record (DashScope's `output`);
+			// a text under a step's or a file's name is a member of this object (`stage: "generating"`), not a part,
+			// while one under a name beside the deck (`preview: "https://…/cover.png"`) stays that part's
+			const part = isPartMember(member) && !ENVELOPE_PARTS.test(member) && ((inner !== null && typeof inner === 'object') || BESIDE_THE_DECK.test(member));
 			visit(inner, path ? `${path}.${member}` : member, member, depth + 1, envelope && !part, plain && (depth === 0 || PLAIN_ENVELOPES.test(member)), inPreview);
 		}
 	};
