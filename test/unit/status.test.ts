@@ -14,6 +14,7 @@ import {
 	settleFileCheck,
 	type DeckState,
 } from '../../nodes/shared/status';
+import { indexRecord } from '../../nodes/shared/status/leaves';
 
 const fieldsOf = (...args: Parameters<typeof judgeStatus>) => stateFields(args[0], judgeStatus(...args));
 
@@ -601,5 +602,40 @@ describe('issue 37: a failure says why, wherever the record gives it', () => {
 		const judged = judgeStatus(body);
 		expect(judged).toMatchObject({ state: 'failed', failureReason: reason });
 		expect(judged.failureCode).toBe(code);
+	});
+});
+
+describe('issue 50 C: the witnesses that walk the record itself read past the index (leaves.ts keeps only links and word members past 2,000 values)', () => {
+	// more values than the index keeps whole, before the member that decides
+	const slides = Array.from({ length: 2_100 }, (_, n) => ({ caption: `Slide ${n + 1}, as written` }));
+	/** Whether the index kept the leaf at `path`: these tests are about members it does not keep. */
+	const indexed = (body: Record<string, unknown>, path: string) => indexRecord(body).leaves.some((leaf) => leaf.path === path);
+
+	it('a word under a member no list names, after 2,100 values (unnamedWord)', () => {
+		const body = { slides, ok: 'ASSEMBLY_EXECUTING' };
+		expect(indexed(body, 'ok')).toBe(false);
+		const judged = judgeStatus(body);
+		expect(judged).toMatchObject({ state: 'running', word: 'ASSEMBLY_EXECUTING', wordAt: 'ok' });
+	});
+
+	it("a failure's reason after 2,100 values, in a member named for it and in a failed sub-task (namedReasonOf, failedSubTaskOf, failureText)", () => {
+		expect(indexed({ status: 'failed', slides, reason: 'The prompt was refused' }, 'reason')).toBe(false);
+		expect(judgeStatus({ status: 'failed', slides, reason: 'The prompt was refused' })).toMatchObject({ state: 'failed', failureReason: 'The prompt was refused' });
+		expect(judgeStatus({ status: 'failed', slides, tasks: [{ status: 'failed', message: 'The render node crashed' }, { status: 'succeeded' }] })).toMatchObject({
+			state: 'failed',
+			failureReason: 'The render node crashed',
+		});
+	});
+
+	it('a deck file named by no link, after 2,100 values (namesAFile)', () => {
+		expect(indexed({ status: 'completed', slides, result: { key: 'decks/7/deck.pptx' } }, 'result.key')).toBe(false);
+		expect(judgeStatus({ status: 'completed', slides, result: { key: 'decks/7/deck.pptx' } })).toMatchObject({ state: 'succeeded', handover: 'result' });
+	});
+
+	it("an envelope's own record is read member by member, its attributes before the next member (envelopePlaces)", () => {
+		const body = { record: { attributes: { status: 'processing' } }, other: { status: 'completed' } };
+		// the index's places come shallowest first: `other` before `record.attributes`
+		expect(indexRecord(body).places.map((place) => place.path)).toEqual(['', 'record', 'other', 'record.attributes']);
+		expect(judgeStatus(body)).toMatchObject({ word: 'processing', wordAt: 'record.attributes.status' });
 	});
 });

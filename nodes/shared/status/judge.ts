@@ -5,9 +5,9 @@
  * the deck's own file where only the file can settle it (`settleFileCheck`).
  */
 import { linkAt, type FoundLink } from '../links';
-import { fileSuggestions, fingerprintOf, indexRecord, suggestionText, unlistedWord, wordSuggestions, type Suggestion } from './leaves';
-import { atUserPath, expandJsonStrings, locateRecord, membersOf } from './record';
-import { classify, DEFAULT_STATUS_WORDS, isModerationVerdict, LIST_NAME, PARTIAL_WORDS, type DeckState, type StatusWords } from './vocabulary';
+import { fileSuggestions, fingerprintOf, indexRecord, suggestionText, unlistedWord, wordSuggestions, type RecordIndex, type Suggestion } from './leaves';
+import { atUserPath, expandJsonStrings, locateRecord, membersOf, type Located } from './record';
+import { classify, DEFAULT_STATUS_WORDS, isModerationVerdict, LIST_NAME, PARTIAL_WORDS, type DeckState, type StatusWords, type WordReading } from './vocabulary';
 import { failureOf, failureText, handoverOf, placesOf, progressOf, reasonOf, type Failure, type Handover } from './witnesses';
 
 /** The dot paths a user set for the readings that no built-in search got right (the three Path options). */
@@ -127,8 +127,54 @@ export interface StatusJudgement {
  * false` running; `done: true` ended, so with an `error` it failed, with the deck it is completed, and with
  * neither it failed (a reason member, such as Veo's `raiMediaFilteredReasons`, says why).
  * A path the user set (`paths`) is believed over the built-in search for its reading.
+ * Each step is one function below (byOwnList, bySuccessWithDeck, byFailureMember, byDeckLink, byWord with
+ * failedByWord), weighing what readRecord read once (`Weighing`); each concludes (`conclude`) or passes.
  */
 export function judgeStatus(body: Record<string, unknown>, context: JudgeContext = {}): StatusJudgement {
+	const read = readRecord(body, context);
+	return byOwnList(read) ?? bySuccessWithDeck(read) ?? byFailureMember(read) ?? byDeckLink(read) ?? byWord(read);
+}
+
+/**
+ * One record as the steps of judgeStatus weigh it: what was read (the located word, its class, the witnesses),
+ * and what the steps write (the judgement, its notes, the paths the user set that missed).
+ */
+interface Weighing {
+	body: Record<string, unknown>;
+	context: JudgeContext;
+	words: StatusWords;
+	paths: ReadingPaths;
+	/** The answer with its JSON strings read through (record.ts expandJsonStrings). */
+	view: Record<string, unknown>;
+	index: RecordIndex;
+	located: Located;
+	word?: string;
+	/**
+	 * Read where it is not plainly the deck's (a list's one entry, an odd name two levels down): its success
+	 * counts only with the deck's file checked and there (issue 50).
+	 */
+	weak: boolean;
+	/** Google's operations have no word: `done` says whether the job ended (with `error` or `response`). */
+	ended?: boolean;
+	/** The word's class (or the operation's `done`, read as a word). */
+	reading: WordReading;
+	wordState: DeckState;
+	/** A word that says the job ended with part of its output. */
+	partialWord: boolean;
+	failure?: Failure;
+	progress?: string;
+	handover?: Handover;
+	/** A word on no list the reading takes, somewhere in a record with no word (B13). */
+	unlisted?: Suggestion;
+	/** The record's word in a sentence (`The service said "x"`), the notes' opening. */
+	said: string;
+	judgement: StatusJudgement;
+	notes: string[];
+	misses: NonNullable<StatusJudgement['pathMisses']>;
+}
+
+/** Reads the record once: where its word is, what the word says, and every witness (the steps only weigh them). */
+function readRecord(body: Record<string, unknown>, context: JudgeContext): Weighing {
 	const words = context.words ?? DEFAULT_STATUS_WORDS;
 	const paths = context.paths ?? {};
 	const view = expandJsonStrings(body);
@@ -136,17 +182,10 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 	const index = indexRecord(view, context.resolveAgainst);
 	const located = locateRecord(view, words, paths.word, index);
 	const word = located.word;
-	// read where it is not plainly the deck's (a list's one entry, an odd name two levels down): its success
-	// counts only with the deck's file checked and there (issue 50)
-	const weak = located.weak === true;
-	// Google's operations have no word: `done` says whether the job ended (with `error` or `response`)
 	const ended = located.done;
 	const reading = ended === undefined ? classify(word, words) : { state: ended ? ('succeeded' as const) : ('running' as const), canonical: undefined, endsInSuccess: false };
 	const wordState = reading.state;
-	const partialWord = PARTIAL_WORDS.has(reading.canonical ?? '');
 	const places = placesOf(view, located);
-	const failure = failureOf(places);
-	const progress = progressOf(places);
 	const links = index.links;
 	// an entry that says it is a preview is never the deck, whatever its link is called (issue 50)
 	const deckCandidates = index.previewLinks.size ? links.filter((link) => !index.previewLinks.has(link.path)) : links;
@@ -158,139 +197,190 @@ export function judgeStatus(body: Record<string, unknown>, context: JudgeContext
 		ended !== undefined
 			? `The operation says done: ${ended}`
 			: `The service said ${word !== undefined ? `"${word}"` : unlisted ? `"${unlisted.value}" at ${unlisted.path}, a word on no Status Words list` : 'no status word'}`;
-	const unlistedAdvice = unlisted ? ` To read it, set ${PATH_OPTION.word} to \`${unlisted.path}\` and add "${unlisted.value}" to ${LIST_NAME.succeeded} if it means finished.` : '';
 	const judgement: StatusJudgement = { state: wordState, wordState, links, ...(word !== undefined ? { word } : {}) };
 	// `status` and `state` (design.md's reading) go without saying; anywhere else is said
 	if (located.path !== undefined && !/^(status|state)(\.|$)/.test(located.path)) judgement.wordAt = located.path;
-	const misses: NonNullable<StatusJudgement['pathMisses']> = [];
-	const missed = (option: keyof ReadingPaths) => misses.push({ option: PATH_OPTION[option], path: paths[option] as string, members: membersOf(body) });
-	if (located.pathMissed) missed('word');
-	const explain = (why: Failure | undefined) => {
-		const fromPath = paths.reason ? failureText(atUserPath(view, paths.reason)?.value) : undefined;
-		if (paths.reason && fromPath === undefined) missed('reason');
-		const reason = fromPath ?? why?.reason;
-		if (reason !== undefined) judgement.failureReason = reason;
-		if (why?.code !== undefined) judgement.failureCode = why.code;
-		if (why?.member !== undefined) judgement.failureAt = why.member;
+	const weighing: Weighing = {
+		body,
+		context,
+		words,
+		paths,
+		view,
+		index,
+		located,
+		word,
+		weak: located.weak === true,
+		ended,
+		reading,
+		wordState,
+		partialWord: PARTIAL_WORDS.has(reading.canonical ?? ''),
+		failure: failureOf(places),
+		progress: progressOf(places),
+		handover,
+		unlisted,
+		said,
+		judgement,
+		notes: [],
+		misses: [],
 	};
-	const notes: string[] = [];
-	const conclude = (state: DeckState, note?: string, why?: Failure) => {
-		judgement.state = state;
-		if (state === 'failed') explain(failure ?? why ?? reasonOf(view, located));
-		else if (failure) {
-			judgement.failureReason = failure.reason;
-			if (failure.code !== undefined) judgement.failureCode = failure.code;
-		}
-		if (handover && state === 'succeeded') {
-			judgement.handover = handover.path;
-			if (handover.link) judgement.deckUrl = handover.link.url;
-		}
-		if (paths.file && !handover && (state === 'succeeded' || wordState === 'succeeded')) missed('file');
-		if (note) notes.push(note);
-		for (const miss of misses) notes.push(pathMissNote(miss.option, miss.path, miss.members));
-		const unread = unreadPaths(state);
-		if (unread) notes.push(unread);
-		if (judgement.wordAt) notes.push(`(The word was read from ${judgement.wordAt}.)`);
-		// bound the work, not what is seen: where the reading stopped short of the record's end, it says so
-		if (index.cut && state !== 'succeeded' && state !== 'failed') notes.push(`(The record is longer than the reading reads: it stopped after ${index.cut} values. Set File Link Path and Status Word Path to read this record.)`);
-		if (misses.length) judgement.pathMisses = misses;
-		if (notes.length) judgement.note = notes.join(' ');
-		return judgement;
-	};
+	if (located.pathMissed) missed(weighing, 'word');
+	return weighing;
+}
 
-	/**
-	 * Where the reading stopped short (no word, a word on no list, a finished deck with no file to hand over): the
-	 * paths of this very record that would settle it, each with what is there now, said at the first such read.
-	 */
-	function unreadPaths(state: DeckState): string | undefined {
-		const finished = state === 'succeeded' || (wordState === 'succeeded' && state !== 'failed');
-		const wordless = word === undefined && ended === undefined;
-		const needsWord = !paths.word && (state === 'unknown' || (state === 'running' && wordless));
-		const needsFile = finished && !judgement.deckUrl && !paths.file;
-		if (!needsWord && !needsFile) return undefined;
-		// the file only where it matters: a finished deck without one, or a record with no word (its file the only witness)
-		const suggestions = { word: needsWord ? wordSuggestions(index, words, located.path, wordless) : [], file: needsFile || (needsWord && wordless && !handover) ? fileSuggestions(index) : [] };
-		const completedBare = needsFile && state === 'succeeded';
-		const said = [
-			...suggestions.word.map((suggestion) => suggestionText(PATH_OPTION.word, suggestion)),
-			...suggestions.file.map((suggestion) => suggestionText(PATH_OPTION.file, suggestion)),
-		];
-		if (said.length) judgement.suggestions = suggestions;
-		// a Completed item with no deckUrl says why, and what to set (issue 45)
-		const why = completedBare ? 'It is completed, but the record links no file to hand over, so the item has no deckUrl.' : '';
-		if (!said.length) return completedBare ? `${why} The record holds no link to set File Link Path to: get the deck from the service itself.` : undefined;
-		return `${why}${why ? ' ' : ''}To read this record, set one of these in the options: ${said.join('; ')}.`;
-	}
+/** A path the user set that matched nothing, for the note and the readers' hint. */
+function missed(w: Weighing, option: keyof ReadingPaths): void {
+	w.misses.push({ option: PATH_OPTION[option], path: w.paths[option] as string, members: membersOf(w.body) });
+}
 
-	if (word !== undefined && wordState !== 'unknown' && words.own?.includes(wordState) && !(weak && wordState === 'succeeded')) {
-		const other = failure && wordState !== 'failed' ? `a failure reason (${failure.member}: ${failure.reason})` : handover && wordState !== 'succeeded' ? `the deck to hand over (${handover.path})` : undefined;
-		return conclude(wordState, other && `${said}, which your ${LIST_NAME[wordState]} list makes ${wordState}, though the record carries ${other}: your list decides.`);
-	}
-	const believe = word === undefined ? '' : ` To believe the word instead, add "${word}" to ${LIST_NAME[wordState === 'unknown' ? 'running' : wordState]}.`;
-	if (wordState === 'succeeded' && handover && !weak) {
-		const stray = [failure && `a failure member (${failure.member}: ${failure.reason})`, progress && `a progress short of its end (${progress})`].filter(Boolean).join(' and ');
-		if (partialWord) notes.push(`${said}: part of the job did not finish${failure ? ` (${failure.reason})` : ''}, but the deck is there to hand over (${handover.path}): reported as completed.`);
-		else if (stray) notes.push(`${said} and the record has the deck to hand over (${handover.path}), though it also carries ${stray}: reported as completed.`);
-		return conclude('succeeded');
-	}
-	if (failure) {
-		// an operation that is done with an error failed: that is how it says so, nothing disagrees
-		return conclude('failed', wordState === 'failed' || ended ? undefined : `${said}, but the record carries a failure reason (${failure.member}: ${failure.reason}): reported as failed.${wordState === 'succeeded' ? believe : ''}`);
-	}
-	if (handover && !progress) {
-		const agreed = wordState === 'succeeded';
-		const thereNote = agreed ? undefined : `${said}, but the record has the deck to hand over (${handover.path})${handover.link ? ', and its file is there' : ''}: reported as completed.${wordState === 'unknown' ? unknownWordAdvice(word, reading.endsInSuccess) || unlistedAdvice : believe}`;
-		// a file named by no link cannot be checked: it confirms a success word (above), never stands against the word
-		if (!handover.link) return byWord(`The record names a file (${handover.path}) that is no link, so it cannot be checked: not taken as finished on it.`);
-		// The link alone is no deck: what the record says without it stands until the file is seen there.
-		const withoutFile = byWord();
-		withoutFile.fileToCheck = { url: handover.link.url, path: handover.path, thereNote: thereNote ?? '', fingerprint: fingerprintOf(index, { word, done: ended, progress }), wordless: word === undefined && ended === undefined };
-		return withoutFile;
-	}
-	return byWord();
+/** Step 1: a word on a list the user set is believed, the person's statement about their deployment (a success word not plainly the deck's excepted). */
+function byOwnList(w: Weighing): StatusJudgement | undefined {
+	const { word, wordState, failure, handover } = w;
+	if (word === undefined || wordState === 'unknown' || !w.words.own?.includes(wordState) || (w.weak && wordState === 'succeeded')) return undefined;
+	const other = failure && wordState !== 'failed' ? `a failure reason (${failure.member}: ${failure.reason})` : handover && wordState !== 'succeeded' ? `the deck to hand over (${handover.path})` : undefined;
+	return conclude(w, wordState, other && `${w.said}, which your ${LIST_NAME[wordState]} list makes ${wordState}, though the record carries ${other}: your list decides.`);
+}
 
-	/** Step 5: what the word says, the record having nothing to set against it. */
-	function byWord(aside?: string): StatusJudgement {
-		if (aside) notes.push(aside);
-		if (wordState === 'failed') return failedByWord();
-		if (wordState === 'succeeded' && weak && !ended) {
-			return conclude('unknown', `${said} at ${located.path}, which is not plainly the deck's record (a list's one entry, or under ${located.prefix.replace(/\.$/, '')}): a success word there is believed only with the deck's file, and the record has no file that is there: still checking.`);
-		}
-		if (wordState === 'succeeded') {
-			if (ended) {
-				const why = reasonOf(view, located);
-				return conclude('failed', `${said}: the operation ended with nothing to hand over (no result, link or file) and no error${why ? ` (${why.reason})` : ''}: reported as failed.`, why);
-			}
-			if (partialWord) return conclude('failed', `${said}, and the record has nothing to hand over (no result, link or file): reported as failed.`);
-			const missing = [progress && `says it is still in progress (${progress})`, !handover && 'has nothing to hand over (no result, link or file)'].filter(Boolean).join(' and ');
-			return conclude('unknown', `${said}, but the record ${missing}: not taken as finished, still checking. If "${word}" means finished in this deployment, add it to ${LIST_NAME.succeeded}; if it means still working, add it to ${LIST_NAME.running}.`);
-		}
-		if (wordState === 'running') return conclude('running');
-		if (word === undefined && context.httpStatus === 202) return conclude('running');
-		if (word === undefined) return conclude('unknown', unlisted ? `${said}: taken as still working.` : `The service's answer carries no status word${handover ? '' : ' and nothing to hand over'}: taken as still working.`);
-		const earlier = context.earlier?.word === word ? context.earlier : undefined;
-		return conclude('unknown', unknownWordNote(word, earlier && { reads: earlier.reads + 1, seconds: earlier.seconds }, reading.endsInSuccess));
-	}
+/** Step 2: a success word plainly the deck's and the deck to hand over: completed, whatever one other member says (noted, never a veto). */
+function bySuccessWithDeck(w: Weighing): StatusJudgement | undefined {
+	const { failure, progress, handover, said } = w;
+	if (w.wordState !== 'succeeded' || !handover || w.weak) return undefined;
+	const stray = [failure && `a failure member (${failure.member}: ${failure.reason})`, progress && `a progress short of its end (${progress})`].filter(Boolean).join(' and ');
+	if (w.partialWord) w.notes.push(`${said}: part of the job did not finish${failure ? ` (${failure.reason})` : ''}, but the deck is there to hand over (${handover.path}): reported as completed.`);
+	else if (stray) w.notes.push(`${said} and the record has the deck to hand over (${handover.path}), though it also carries ${stray}: reported as completed.`);
+	return conclude(w, 'succeeded');
+}
 
-	/**
-	 * A failure word with nothing against it: failed with its reason, wherever the record gives one. With no reason
-	 * and no error anywhere it may be a stage (issue 50, point 5: a recording "stopped" while its file uploads,
-	 * then "available"), so it is confirmed on a later read first: running until then (`failureToConfirm`). A
-	 * word not plainly the deck's (`weak`) is held to the same rule: "more than the word" is a reason or error in
-	 * the record, or the same story at a later read; a part's word (an attempt's, a webhook's) never gets here.
-	 * A word on the user's own Failed list, or a partial word, is believed at once.
-	 */
-	function failedByWord(): StatusJudgement {
-		const why = reasonOf(view, located);
-		// a moderation verdict (`nsfw`, `SAFETY.INPUT.TEXT`) is its own reason: no stage says it (issue 50 B8)
-		if (why || words.own?.includes('failed') || partialWord || isModerationVerdict(reading.canonical)) return conclude('failed', undefined, why);
-		if (context.failureToConfirm !== undefined) {
-			judgement.failureToConfirm = word ?? '';
-			return conclude('failed', `${said} with no reason, after "${context.failureToConfirm}" at the read before: a failure confirmed on a second read.`);
-		}
-		judgement.failureToConfirm = word ?? '';
-		return conclude('running', `${said}, a failure word, with no reason and no error in the record: services also say such a word on the way (a recording "stopped" while its file uploads), so it is read again before the deck is reported failed.`);
+/** Step 3: a failure member with content: failed, with the service's reason, whatever the word. */
+function byFailureMember(w: Weighing): StatusJudgement | undefined {
+	const { failure, wordState } = w;
+	if (!failure) return undefined;
+	// an operation that is done with an error failed: that is how it says so, nothing disagrees
+	return conclude(w, 'failed', wordState === 'failed' || w.ended ? undefined : `${w.said}, but the record carries a failure reason (${failure.member}: ${failure.reason}): reported as failed.${wordState === 'succeeded' ? believeAdvice(w) : ''}`);
+}
+
+/**
+ * Step 4: the deck's link, unless the progress says the deck is mid-way: a link is no deck until its file is, so
+ * the judgement is the word's (step 5) with the file to check (`fileToCheck`, `settleFileCheck` concludes).
+ */
+function byDeckLink(w: Weighing): StatusJudgement | undefined {
+	const { handover, wordState, word } = w;
+	if (!handover || w.progress) return undefined;
+	const agreed = wordState === 'succeeded';
+	const unlistedAdvice = w.unlisted ? ` To read it, set ${PATH_OPTION.word} to \`${w.unlisted.path}\` and add "${w.unlisted.value}" to ${LIST_NAME.succeeded} if it means finished.` : '';
+	const thereNote = agreed ? undefined : `${w.said}, but the record has the deck to hand over (${handover.path})${handover.link ? ', and its file is there' : ''}: reported as completed.${wordState === 'unknown' ? unknownWordAdvice(word, w.reading.endsInSuccess) || unlistedAdvice : believeAdvice(w)}`;
+	// a file named by no link cannot be checked: it confirms a success word (step 2), never stands against the word
+	if (!handover.link) return byWord(w, `The record names a file (${handover.path}) that is no link, so it cannot be checked: not taken as finished on it.`);
+	// The link alone is no deck: what the record says without it stands until the file is seen there.
+	const withoutFile = byWord(w);
+	withoutFile.fileToCheck = { url: handover.link.url, path: handover.path, thereNote: thereNote ?? '', fingerprint: fingerprintOf(w.index, { word, done: w.ended, progress: w.progress }), wordless: word === undefined && w.ended === undefined };
+	return withoutFile;
+}
+
+/** How to have the word believed over the record's other witnesses (a list to add it to). */
+function believeAdvice(w: Weighing): string {
+	return w.word === undefined ? '' : ` To believe the word instead, add "${w.word}" to ${LIST_NAME[w.wordState === 'unknown' ? 'running' : w.wordState]}.`;
+}
+
+/** Step 5: what the word says, the record having nothing to set against it. */
+function byWord(w: Weighing, aside?: string): StatusJudgement {
+	const { word, wordState, ended, said, progress, handover, located } = w;
+	if (aside) w.notes.push(aside);
+	if (wordState === 'failed') return failedByWord(w);
+	if (wordState === 'succeeded' && w.weak && !ended) {
+		return conclude(w, 'unknown', `${said} at ${located.path}, which is not plainly the deck's record (a list's one entry, or under ${located.prefix.replace(/\.$/, '')}): a success word there is believed only with the deck's file, and the record has no file that is there: still checking.`);
 	}
+	if (wordState === 'succeeded') {
+		if (ended) {
+			const why = reasonOf(w.view, located);
+			return conclude(w, 'failed', `${said}: the operation ended with nothing to hand over (no result, link or file) and no error${why ? ` (${why.reason})` : ''}: reported as failed.`, why);
+		}
+		if (w.partialWord) return conclude(w, 'failed', `${said}, and the record has nothing to hand over (no result, link or file): reported as failed.`);
+		const missing = [progress && `says it is still in progress (${progress})`, !handover && 'has nothing to hand over (no result, link or file)'].filter(Boolean).join(' and ');
+		return conclude(w, 'unknown', `${said}, but the record ${missing}: not taken as finished, still checking. If "${word}" means finished in this deployment, add it to ${LIST_NAME.succeeded}; if it means still working, add it to ${LIST_NAME.running}.`);
+	}
+	if (wordState === 'running') return conclude(w, 'running');
+	if (word === undefined && w.context.httpStatus === 202) return conclude(w, 'running');
+	if (word === undefined) return conclude(w, 'unknown', w.unlisted ? `${said}: taken as still working.` : `The service's answer carries no status word${handover ? '' : ' and nothing to hand over'}: taken as still working.`);
+	const earlier = w.context.earlier?.word === word ? w.context.earlier : undefined;
+	return conclude(w, 'unknown', unknownWordNote(word, earlier && { reads: earlier.reads + 1, seconds: earlier.seconds }, w.reading.endsInSuccess));
+}
+
+/**
+ * Step 5, failed by the word: a failure word with nothing against it is failed with its reason, wherever the
+ * record gives one. With no reason and no error anywhere it may be a stage (issue 50, point 5: a recording
+ * "stopped" while its file uploads, then "available"), so it is confirmed on a later read first: running until
+ * then (`failureToConfirm`). A word not plainly the deck's (`weak`) is held to the same rule: "more than the word"
+ * is a reason or error in the record, or the same story at a later read; a part's word (an attempt's, a
+ * webhook's) never gets here. A word on the user's own Failed list, or a partial word, is believed at once.
+ */
+function failedByWord(w: Weighing): StatusJudgement {
+	const why = reasonOf(w.view, w.located);
+	// a moderation verdict (`nsfw`, `SAFETY.INPUT.TEXT`) is its own reason: no stage says it (issue 50 B8)
+	if (why || w.words.own?.includes('failed') || w.partialWord || isModerationVerdict(w.reading.canonical)) return conclude(w, 'failed', undefined, why);
+	w.judgement.failureToConfirm = w.word ?? '';
+	if (w.context.failureToConfirm !== undefined) {
+		return conclude(w, 'failed', `${w.said} with no reason, after "${w.context.failureToConfirm}" at the read before: a failure confirmed on a second read.`);
+	}
+	return conclude(w, 'running', `${w.said}, a failure word, with no reason and no error in the record: services also say such a word on the way (a recording "stopped" while its file uploads), so it is read again before the deck is reported failed.`);
+}
+
+/** Concludes: the state, the failure's reason, the deck handed over, and the notes and suggestions that go with them. */
+function conclude(w: Weighing, state: DeckState, note?: string, why?: Failure): StatusJudgement {
+	const { judgement, failure, handover, notes, misses } = w;
+	judgement.state = state;
+	if (state === 'failed') explain(w, failure ?? why ?? reasonOf(w.view, w.located));
+	else if (failure) {
+		judgement.failureReason = failure.reason;
+		if (failure.code !== undefined) judgement.failureCode = failure.code;
+	}
+	if (handover && state === 'succeeded') {
+		judgement.handover = handover.path;
+		if (handover.link) judgement.deckUrl = handover.link.url;
+	}
+	if (w.paths.file && !handover && (state === 'succeeded' || w.wordState === 'succeeded')) missed(w, 'file');
+	if (note) notes.push(note);
+	for (const miss of misses) notes.push(pathMissNote(miss.option, miss.path, miss.members));
+	const unread = unreadPaths(w, state);
+	if (unread) notes.push(unread);
+	if (judgement.wordAt) notes.push(`(The word was read from ${judgement.wordAt}.)`);
+	// bound the work, not what is seen: where the reading stopped short of the record's end, it says so
+	if (w.index.cut && state !== 'succeeded' && state !== 'failed') notes.push(`(The record is longer than the reading reads: it stopped after ${w.index.cut} values. Set File Link Path and Status Word Path to read this record.)`);
+	if (misses.length) judgement.pathMisses = misses;
+	if (notes.length) judgement.note = notes.join(' ');
+	return judgement;
+}
+
+/** A failed deck's reason: at the Failure Reason Path where the user set one, else the witness's; with its code and where it was read. */
+function explain(w: Weighing, why: Failure | undefined): void {
+	const { judgement, paths } = w;
+	const fromPath = paths.reason ? failureText(atUserPath(w.view, paths.reason)?.value) : undefined;
+	if (paths.reason && fromPath === undefined) missed(w, 'reason');
+	const reason = fromPath ?? why?.reason;
+	if (reason !== undefined) judgement.failureReason = reason;
+	if (why?.code !== undefined) judgement.failureCode = why.code;
+	if (why?.member !== undefined) judgement.failureAt = why.member;
+}
+
+/**
+ * Where the reading stopped short (no word, a word on no list, a finished deck with no file to hand over): the
+ * paths of this very record that would settle it, each with what is there now, said at the first such read.
+ */
+function unreadPaths(w: Weighing, state: DeckState): string | undefined {
+	const { judgement, paths, wordState } = w;
+	const finished = state === 'succeeded' || (wordState === 'succeeded' && state !== 'failed');
+	const wordless = w.word === undefined && w.ended === undefined;
+	const needsWord = !paths.word && (state === 'unknown' || (state === 'running' && wordless));
+	const needsFile = finished && !judgement.deckUrl && !paths.file;
+	if (!needsWord && !needsFile) return undefined;
+	// the file only where it matters: a finished deck without one, or a record with no word (its file the only witness)
+	const suggestions = { word: needsWord ? wordSuggestions(w.index, w.words, w.located.path, wordless) : [], file: needsFile || (needsWord && wordless && !w.handover) ? fileSuggestions(w.index) : [] };
+	const completedBare = needsFile && state === 'succeeded';
+	const said = [...suggestions.word.map((suggestion) => suggestionText(PATH_OPTION.word, suggestion)), ...suggestions.file.map((suggestion) => suggestionText(PATH_OPTION.file, suggestion))];
+	if (said.length) judgement.suggestions = suggestions;
+	// a Completed item with no deckUrl says why, and what to set (issue 45)
+	const why = completedBare ? 'It is completed, but the record links no file to hand over, so the item has no deckUrl.' : '';
+	if (!said.length) return completedBare ? `${why} The record holds no link to set File Link Path to: get the deck from the service itself.` : undefined;
+	return `${why}${why ? ' ' : ''}To read this record, set one of these in the options: ${said.join('; ')}.`;
 }
 
 /** The deck's file at the File Link Path: the link there (or the first link inside what is there). */

@@ -148,6 +148,7 @@ export function membersOf(body: Record<string, unknown>, limit = 24): string[] {
  * envelope's words about the request (`"message": "Success"`).
  */
 function unnamedWord(place: Record<string, unknown>, words: StatusWords): { word: string; path: string } | undefined {
+	// walks the raw record, not the index: past 2,000 values the index drops exactly these members (text under a name no list names)
 	for (const [name, value] of Object.entries(place)) {
 		if (typeof value !== 'string' || value.length > 48 || !ENUM_LIKE.test(value.trim()) || NOT_A_STATE.test(memberKey(name)) || isPartMember(name)) continue;
 		if (ENVELOPE_WORDS.has(normalise(value))) continue;
@@ -181,6 +182,7 @@ export interface Located {
  * (`generation`), the one entry of a list (`{"jobs": [{…}]}`: AWS Batch's DescribeJobs).
  */
 function* envelopePlaces(body: Record<string, unknown>): Generator<[string, Record<string, unknown>, { weak: boolean }]> {
+	// walks the raw record, not the index: the index's places come shallowest first (not each member's `[0]`, itself, `.attributes` in turn) and stop at its cut
 	for (const [name, value] of Object.entries(body)) {
 		if (wordRank(name) !== undefined || isPartMember(name)) continue;
 		// a list's one entry may be the record, or one of the many a list holds that happens to have one entry now
@@ -202,6 +204,7 @@ function* envelopePlaces(body: Record<string, unknown>): Generator<[string, Reco
  * `status: "success"` beside a `data` record with its own word is the envelope's.
  */
 export function locateRecord(body: Record<string, unknown>, words: StatusWords = DEFAULT_STATUS_WORDS, wordPath?: string, index?: RecordIndex): Located {
+	// walks the raw record for its shallow searches (unnamedWord, envelopePlaces say why); only the deep word, past them, asks the index (deepWord)
 	if (wordPath) {
 		const at = atUserPath(body, wordPath);
 		const found = wordIn(at?.value);

@@ -47,6 +47,7 @@ function retriedEntry(entry: unknown): boolean {
 
 /** A failure member's content as words: a text, an object's message, a list's entries (those not retried). Undefined: empty. */
 export function failureText(value: unknown, depth = 0): string | undefined {
+	// reads a value, not the index: a reason is text and whole objects (JSON.stringify), and the index keeps no text past 2,000 values
 	if (value === null || value === undefined || value === false || value === 0 || depth > 3) return undefined;
 	if (typeof value === 'string') return EMPTY_TEXTS.has(value.trim().toLowerCase()) ? undefined : value.trim();
 	if (typeof value === 'number' || value === true) return String(value);
@@ -223,6 +224,7 @@ function nestedFailureOf(located: Located): Failure | undefined {
  * pipeline's `steps`): its failure member, else its own message, with its code.
  */
 function failedSubTaskOf(record: Record<string, unknown>, prefix: string, depth = 0): Failure | undefined {
+	// walks the raw record, not the index: the first failed sub-task depth-first (the index's places come shallowest first), and past its cut
 	if (depth > 2) return undefined;
 	for (const [name, value] of Object.entries(record)) {
 		// an earlier attempt, a webhook, a slide: its failure is its own, never why the deck failed (issue 50)
@@ -283,6 +285,7 @@ function statusMessageOf(located: Located): Failure | undefined {
 
 /** The first text under a member named for an error, a failure, a cause or a reason, at any depth. */
 function namedReasonOf(value: Record<string, unknown> | unknown[], prefix: string, word: string | undefined, depth = 0): Failure | undefined {
+	// walks the raw record, not the index: reasons are text members (the index keeps none past 2,000 values) and objects read whole
 	if (depth > 4) return undefined;
 	for (const [name, member] of Object.entries(value)) {
 		if (!Array.isArray(value) && BESIDE_THE_DECK.test(name)) continue;
@@ -346,6 +349,7 @@ const FILE_MEMBERS = new Set(['id', 'fileid', 'key', 'path', 'filename', 'name',
  * must name the deck's file format or a download/export.
  */
 function namesAFile(value: unknown, strict: boolean, depth = 0): boolean {
+	// walks the raw value, not the index: file names are text, and the index keeps none past 2,000 values
 	if (typeof value === 'string') {
 		const text = value.trim();
 		// prose (a message where a file would be) is no file, nor a link (judged as a link), nor a preview
