@@ -59,18 +59,15 @@
  *
  * Framework-free: no n8n, no HTTP library. Time, sleep and the reads are injected.
  */
-import { CancelledError, throwIfCancelled, type CallResult, type CredentialGate, type Sleep } from './client';
-import type { ServiceFailure } from './problem';
-import { DEFAULT_NOT_FOUND_GRACE_MS, notFoundAfterPurchase, type NotFoundAfterPurchase, type PurchaseFacts } from './purchaseFacts';
-import { DEFAULT_STATUS_WORDS, judgeStatus, pathMissNote, settleFileCheck, type DeckState, type FileCheck, type ReadingPaths, type StatusJudgement, type StatusWords } from './status';
+import { CancelledError, throwIfCancelled, type CallResult } from './client';
+import { failureToConfirmOf, rememberFailureToConfirm } from './poller/failureToConfirm';
+import { withFileChecked } from './poller/fileChecks';
+import { notFoundGraceOf, notVisibleYet } from './poller/notFoundGrace';
+import { noteReading } from './poller/notes';
+import { CONTRACT_POLL_INTERVAL_MS, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_WAIT_MS, finish, type Deck, type DeckReport, type DeckSpec, type Poller, type PollerOptions } from './poller/state';
+import { DEFAULT_STATUS_WORDS, judgeStatus, type ReadingPaths, type StatusJudgement, type StatusWords } from './status';
 
-/** The contract's polling interval for `GET /v1/decks/{taskId}/status`. */
-export const CONTRACT_POLL_INTERVAL_MS = 5_000;
-
-export const DEFAULT_MAX_WAIT_MS = 60 * 60_000;
-
-/** Reads in flight at once, at most: a sweep of thousands never opens thousands of connections. */
-export const DEFAULT_MAX_IN_FLIGHT = 64;
+export { CONTRACT_POLL_INTERVAL_MS, DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_WAIT_MS, type DeckReport, type DeckSpec, type PollerOptions, type WaitOutcome } from './poller/state';
 
 /** Credit a pass earns per deck found finished, to spend on reading past a running deck. */
 export const PROBE_CREDIT = 0.15;
@@ -89,117 +86,6 @@ function roundWidth(hitRate: number): number {
  */
 function extraRunningPerPass(queued: number): number {
 	return Math.max(2, Math.ceil(queued / 500));
-}
-
-export type WaitOutcome = 'completed' | 'failed' | 'still_running';
-
-export interface DeckSpec {
-	taskId: string;
-	/** No deck is read twice within this time (between request starts). */
-	intervalMs?: number;
-	/** After this long one final pass, then still running; the first read always happens. */
-	maxWaitMs?: number;
-	words?: StatusWords;
-	/** The paths the user set for the readings (status/judge.ts ReadingPaths). */
-	paths?: ReadingPaths;
-	/** One read and no waiting (Check Once). */
-	once?: boolean;
-	/**
-	 * The deck's purchase, when the input item (or this process) knows it: a 404 within `notFoundGraceMs` after it
-	 * was confirmed is a deck not visible yet (purchaseFacts.ts), not a deck that does not exist.
-	 */
-	purchase?: PurchaseFacts;
-	notFoundGraceMs?: number;
-	/**
-	 * A failure word with no reason that an earlier check of this deck read (its item's `failureToConfirm`: Check
-	 * Once loops are separate runs): a failure read now confirms it.
-	 */
-	failureToConfirm?: string;
-}
-
-export interface DeckReport {
-	taskId: string;
-	outcome: WaitOutcome;
-	/** Ours, judged from the whole record (judgeStatus); 'unknown' until a status was read. */
-	state: DeckState;
-	/** The last read's judgement: where word and record disagree, and the record's failure reason. */
-	judgement?: StatusJudgement;
-	/** The service's status word, exactly as it came. */
-	status?: string;
-	/** A word on no list that the last reads all sent: how many reads, since when (for the note and the hint). */
-	unknownWord?: { word: string; reads: number; firstAt: number };
-	/** The latest status body. */
-	body?: Record<string, unknown>;
-	requestId?: string;
-	/** Status reads answered (or given up on after the core's retries). */
-	polls: number;
-	/** HTTP requests sent, retries included. */
-	requests: number;
-	elapsedMs: number;
-	/**
-	 * Failed: why (a non-retryable answer). Still running: the last read's failure, if the last
-	 * read failed after its retries.
-	 */
-	failure?: ServiceFailure;
-	/**
-	 * A deck whose purchase is known answered 404: within the grace (still running, not visible yet), or, on a
-	 * failed deck, after it (the purchase is named in its error).
-	 */
-	notFound?: NotFoundAfterPurchase;
-}
-
-export interface PollerOptions {
-	/**
-	 * One status read of one deck, retries included (the core's `callService`); no retry or pause
-	 * may end after `deadline` (same clock as `now`) when one is given.
-	 */
-	fetchStatus: (taskId: string, deadline?: number) => Promise<CallResult>;
-	sleep: Sleep;
-	now?: () => number;
-	signal?: AbortSignal;
-	/** The credential's gate: nothing is read while it is paused. */
-	gate?: CredentialGate;
-	/** The URL a deck's status is read from: root-relative links in it are resolved against it. */
-	statusUrl?: (taskId: string) => string;
-	/**
-	 * Told while the wait goes on, not only at Max Wait, what a person must settle about how a deck is read:
-	 * once per deck when the service has sent the same word on no list UNKNOWN_WORD_NOTICE_READS times in a
-	 * row, and once per deck when a path the user set matches nothing in its record.
-	 */
-	onReadingNote?: (taskId: string, note: string) => void;
-	/**
-	 * Whether a deck's file is at its link and is a deck (a ranged GET), for a record that would be completed on
-	 * its link alone. Without it such a record is never completed (the safe reading: a link is no deck).
-	 */
-	checkFile?: (url: string) => Promise<FileCheck>;
-	maxInFlight?: number;
-}
-
-/**
- * A link whose file was not there is checked again at once when anything that matters in the record moves (its
- * word, its done flag, its links, its progress: status/judge.ts `fingerprint`), else after this long. A record that
- * says nothing of its state (no word, no done flag) has only its file to tell: it is checked at every read of the
- * deck. Reads of one deck come one poll interval apart at the closest, and the schedule above reads a running
- * deck rarely, so that costs at most one file request per status read (`npm run bench`, earlyFile). A wait between
- * checks would make a finished deck read as running and go to the back of the queue: measured, it ended a batch of
- * 1,000 such decks five minutes late (issue 43: a record with no word was checked once, then not for a minute,
- * while the service said "ready").
- */
-export const FILE_RECHECK_MS = 60_000;
-
-interface Deck {
-	spec: Required<Omit<DeckSpec, 'words' | 'paths' | 'purchase' | 'failureToConfirm'>> & { words: StatusWords; paths?: ReadingPaths; purchase?: PurchaseFacts };
-	report: DeckReport;
-	lastReadAt: number;
-	done: boolean;
-	/** The last check of its file that found it not there: of which record (its fingerprint), when, and why. */
-	lastFileCheck?: { key: string; at: number; check: FileCheck };
-	/** A path the user set matched nothing in its record, and it was said (onReadingNote). */
-	pathMissNoted?: boolean;
-	/** Its record could not be read to the end (no word, a word on no list, no file), and it was said (onReadingNote). */
-	unreadNoted?: boolean;
-	/** The last read said a failure word with no reason (judgeStatus `failureToConfirm`): the next one confirms it. */
-	failureToConfirm?: string;
 }
 
 /** When a deck may be read again: one interval after its last answer (+Infinity while a read is out). */
@@ -236,25 +122,6 @@ class DeckQueue {
 	put(deck: Deck): void {
 		this.items.push(deck);
 	}
-}
-
-/**
- * The poller's state, what every step below reads: the injected clock and reads, the limits, and the
- * one fact that ends every queue's wait at once.
- */
-interface Poller {
-	fetchStatus: PollerOptions['fetchStatus'];
-	sleep: Sleep;
-	now: () => number;
-	signal?: AbortSignal;
-	gate?: CredentialGate;
-	statusUrl?: PollerOptions['statusUrl'];
-	onReadingNote?: PollerOptions['onReadingNote'];
-	checkFile?: PollerOptions['checkFile'];
-	maxInFlight: number;
-	start: number;
-	/** A 401 or 403: the answer every deck would get, so every deck still waiting fails with it. */
-	credentialFailure?: ServiceFailure;
 }
 
 /** Decks on one schedule, and what their passes carry from one to the next. */
@@ -338,7 +205,7 @@ function plan(specs: DeckSpec[], start: number): { decks: Deck[]; queues: Queue[
 			...(input.paths ? { paths: input.paths } : {}),
 			once: input.once ?? false,
 			...(input.purchase ? { purchase: input.purchase } : {}),
-			notFoundGraceMs: Math.max(0, input.notFoundGraceMs ?? DEFAULT_NOT_FOUND_GRACE_MS),
+			notFoundGraceMs: notFoundGraceOf(input),
 		};
 		const schedule = `${spec.intervalMs}\u0000${spec.once ? 0 : spec.maxWaitMs}\u0000${spec.once}`;
 		const key = `${spec.taskId}\u0000${schedule}\u0000${wordsIdOf(spec.words, spec.paths)}\u0000${spec.purchase?.confirmedAt ?? spec.purchase?.replayedAt ?? ''}\u0000${spec.notFoundGraceMs}\u0000${input.failureToConfirm ?? ''}`;
@@ -349,7 +216,7 @@ function plan(specs: DeckSpec[], start: number): { decks: Deck[]; queues: Queue[
 			report: { taskId: spec.taskId, outcome: 'still_running', state: 'unknown', polls: 0, requests: 0, elapsedMs: 0 },
 			lastReadAt: Number.NEGATIVE_INFINITY,
 			done: false,
-			...(input.failureToConfirm !== undefined ? { failureToConfirm: input.failureToConfirm } : {}),
+			...failureToConfirmOf(input),
 		};
 		byKey.set(key, deck);
 		let queue = queues.get(schedule);
@@ -531,20 +398,10 @@ async function judge(poller: Poller, deck: Deck, result: CallResult): Promise<St
 		resolveAgainst: poller.statusUrl?.(deck.spec.taskId),
 		httpStatus: outcome.status,
 		earlier,
-		...(deck.failureToConfirm !== undefined ? { failureToConfirm: deck.failureToConfirm } : {}),
+		...failureToConfirmOf(deck),
 	});
-	// a failure word with no reason is confirmed by the next read (issue 50); any other reading forgets it
-	if (judgement.failureToConfirm !== undefined) deck.failureToConfirm = judgement.failureToConfirm;
-	else delete deck.failureToConfirm;
-	const pending = judgement.fileToCheck;
-	if (!pending || !poller.checkFile) return judgement;
-	const key = `${pending.fingerprint}\u0000${pending.path}\u0000${pending.url.split('?')[0]}`;
-	const last = deck.lastFileCheck;
-	if (last && !pending.wordless && last.key === key && poller.now() - last.at < FILE_RECHECK_MS) return settleFileCheck(judgement, last.check);
-	const check = await poller.checkFile(pending.url);
-	if (check.there) delete deck.lastFileCheck;
-	else deck.lastFileCheck = { key, at: poller.now(), check };
-	return settleFileCheck(judgement, check);
+	rememberFailureToConfirm(deck, judgement);
+	return await withFileChecked(judgement, deck, poller.checkFile, poller.now);
 }
 
 /** Records one read, with its judgement; true when the deck is finished (completed or failed) and leaves. */
@@ -561,9 +418,7 @@ function settle(poller: Poller, deck: Deck, result: CallResult, judgement: Statu
 		report.judgement = judgement;
 		report.status = report.judgement.word;
 		report.state = report.judgement.state;
-		noteUnknownWord(report, poller.now());
-		// the note names a path that missed too: said once, whichever comes first
-		if (!noteUnread(poller, deck)) notePathMisses(poller, deck);
+		noteReading(poller, deck);
 		report.requestId = outcome.requestId;
 		delete report.failure;
 		delete report.notFound;
@@ -573,62 +428,11 @@ function settle(poller: Poller, deck: Deck, result: CallResult, judgement: Statu
 	}
 	const failure = outcome.failure;
 	if (failure.requestId) report.requestId = failure.requestId;
-	const purchase = deck.spec.purchase;
-	if (failure.status === 404 && purchase) {
-		// a deck this workflow bought: not visible yet within the grace, then gone, with its purchase named
-		report.notFound = notFoundAfterPurchase(purchase, deck.spec.notFoundGraceMs, poller.now());
-		if (report.notFound.withinGrace) {
-			report.state = 'running';
-			delete report.failure;
-			return false;
-		}
-	} else {
-		// any other answer is the deck's news now: an earlier 404 within the grace no longer speaks for it
-		delete report.notFound;
-	}
+	// a deck this workflow bought: not visible yet within the grace, then gone, with its purchase named
+	if (notVisibleYet(deck, failure, poller.now())) return false;
 	report.failure = failure;
 	if (failure.retryable) return false;
 	if (CREDENTIAL_STATUSES.has(failure.status)) poller.credentialFailure ??= failure;
 	finish(poller, deck, 'failed', failure);
 	return true;
-}
-
-/** A path the user set that matches nothing in a deck's record is said at its first such read, once per deck. */
-function notePathMisses(poller: Poller, deck: Deck): void {
-	const misses = deck.report.judgement?.pathMisses;
-	if (!misses?.length || deck.pathMissNoted) return;
-	deck.pathMissNoted = true;
-	poller.onReadingNote?.(deck.report.taskId, misses.map((miss) => pathMissNote(miss.option, miss.path, miss.members)).join(' '));
-}
-
-/** Counts the reads that sent the same word on no list in a row (the note and the hint say how long it kept coming). */
-function noteUnknownWord(report: DeckReport, now: number): void {
-	const { word, wordState } = report.judgement ?? {};
-	if (word === undefined || wordState !== 'unknown' || report.state !== 'unknown') {
-		delete report.unknownWord;
-		return;
-	}
-	if (report.unknownWord?.word === word) report.unknownWord.reads++;
-	else report.unknownWord = { word, reads: 1, firstAt: now };
-}
-
-/**
- * A record the package could not read to the end (no word, a word on no list, a finished word with no file: the
- * note then names the paths of this record that settle it) is said at its first such read, once per deck, not at
- * Max Wait (issue 43: a miss must cost one paste, not an hour).
- */
-function noteUnread(poller: Poller, deck: Deck): boolean {
-	const judgement = deck.report.judgement;
-	if (deck.unreadNoted || !judgement?.note || (judgement.state !== 'unknown' && !judgement.suggestions)) return false;
-	deck.unreadNoted = true;
-	if (judgement.pathMisses?.length) deck.pathMissNoted = true;
-	poller.onReadingNote?.(deck.report.taskId, judgement.note);
-	return true;
-}
-
-function finish(poller: Poller, deck: Deck, outcome: WaitOutcome, failure?: ServiceFailure): void {
-	deck.done = true;
-	deck.report.outcome = outcome;
-	deck.report.elapsedMs = poller.now() - poller.start;
-	if (failure) deck.report.failure = failure;
 }
