@@ -1,10 +1,11 @@
 /**
  * Failure words read with no reason, remembered by this process until a later read confirms them (issue 50, point
  * 5: such a word may be a stage, a recording "stopped" while its file uploads). The Wait node keeps its own decks'
- * across its reads (poller.ts); a loop's item carries it (`failureToConfirm`); this memory serves the readers that
- * get neither, as a later call of an AI tool, or Get Status fed an item from elsewhere. Per credential and deck,
- * bounded in size and age, as purchaseFacts.ts keeps recent purchases. Another process (a queue-mode worker) does
- * not see it: there the deck stays running until a read of its own confirms it, never failed on one read.
+ * across its reads (poller/failureToConfirm.ts); a loop's item carries it (`failureToConfirm`); this memory serves
+ * the readers that get neither, as a later call of an AI tool, or Get Status fed an item from elsewhere. Per
+ * credential and deck, bounded in size and age, as purchaseFacts.ts keeps recent purchases. Another process (a
+ * queue-mode worker) does not see it: there the deck stays running until a read of its own confirms it, never
+ * failed on one read.
  */
 const seen = new Map<string, { word: string; at: number }>();
 const SEEN_MAX = 10_000;

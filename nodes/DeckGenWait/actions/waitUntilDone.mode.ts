@@ -1,5 +1,5 @@
 /**
- * Wait Until Done: one batch polls all its decks together on one schedule (shared/poller.ts) until
+ * Wait Until Done: one batch polls all its decks together on one schedule (shared/poller/schedule.ts) until
  * each has finished or Max Wait has passed, then emits every item at once: Completed, Failed, or
  * Still Running with its last status (a later run can resume it). Before it waits it says in the
  * output pane what a restart would lose, and when Poll Interval was raised to the contract's 5 s.
