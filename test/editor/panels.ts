@@ -30,7 +30,7 @@ export interface Panel {
 }
 
 /** Defaults of the selecting parameters, for a node that leaves one unset (values as text: `'true'` for a switch on). */
-export const SELECTING_DEFAULTS: Record<string, string> = { mode: 'waitUntilDone', briefFrom: 'fields', buyWithoutReview: 'false', purchaseFrom: 'line' };
+export const SELECTING_DEFAULTS: Record<string, string> = { mode: 'waitUntilDone', briefFrom: 'fields', buyWithoutReview: 'false', purchaseFrom: 'line', source: 'taskId' };
 
 const NOTICE_BUYS = 'Notice: Running this node buys a deck.';
 const NOTICE_REQUIRED = 'Notice: Which fields the service requires is up to the service';
@@ -134,6 +134,8 @@ export const PANELS: Panel[] = [
 
 	// the purchase journal's examples (issue 44): Recover Purchase from a row
 	{ node: 'deckGen', version: 1.1, parameters: { ...deck('recover'), purchaseFrom: 'row' }, fields: ['Resource', 'Operation', NOTICE_RECOVER, 'Purchase From', SPLIT, 'Options'], outputs: PAYMENT },
+	// the journal example's Download (issue 51): the link Check Deck read, no second status read
+	{ node: 'deckGen', version: 1.1, parameters: { ...deck('download'), source: 'url' }, fields: ['Resource', 'Operation', 'Download From', 'URL', 'Options'], outputs: SUCCESS },
 ];
 
 export const NODE_NAMES: Record<PanelNode, string> = {
@@ -160,12 +162,13 @@ const OPERATION_NAMES: Record<string, string> = {
 /** The panel's name for people: node, then operation or mode, then what else selects it. */
 export function panelName(p: Panel): string {
 	const parts = [NODE_NAMES[p.node]];
-	const { resource, operation, mode, briefFrom, buyWithoutReview, purchaseFrom } = p.parameters;
+	const { resource, operation, mode, briefFrom, buyWithoutReview, purchaseFrom, source } = p.parameters;
 	if (resource) parts.push(`${RESOURCE_NAMES[resource] ?? resource} → ${OPERATION_NAMES[operation] ?? operation}`);
 	if (mode) parts.push(mode === 'checkOnce' ? 'Check Once' : 'Wait Until Done');
 	if (briefFrom === 'input') parts.push('Brief From: Input Item');
 	if (buyWithoutReview === 'true') parts.push('Buy Without Review on');
 	if (purchaseFrom === 'row') parts.push('Purchase From: Journal Row');
+	if (source === 'url') parts.push('Download From: URL');
 	return `${parts.join(': ')} (v${p.version})`;
 }
 
