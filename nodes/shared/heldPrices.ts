@@ -8,21 +8,16 @@
  * replay (the deck's taskId) instead of an error. Elsewhere (another worker, after a restart) the refusal
  * stands and says which logged line recovers the deck. Framework-free.
  */
+import { ProcessMemory } from './processMemory';
 
-const held = new Map<string, number>();
-const HELD_MAX = 10_000;
-
-const heldKey = (credential: string, idempotencyKey: string) => `${credential}\u0000${idempotencyKey}`;
+const held = new ProcessMemory<number>();
 
 /** Notes the price a purchase's key was answered 2xx at. */
 export function rememberHeldPrice(credential: string, idempotencyKey: string, price: number): void {
-	const key = heldKey(credential, idempotencyKey);
-	held.delete(key);
-	held.set(key, price);
-	while (held.size > HELD_MAX) held.delete(held.keys().next().value as string);
+	held.set(credential, idempotencyKey, price);
 }
 
 /** The price this process saw the key answered 2xx at, if any. */
 export function heldPriceOf(credential: string, idempotencyKey: string): number | undefined {
-	return held.get(heldKey(credential, idempotencyKey));
+	return held.get(credential, idempotencyKey);
 }

@@ -7,8 +7,9 @@
  * queue-mode worker) does not see it: there the deck stays running until a read of its own confirms it, never
  * failed on one read.
  */
-const seen = new Map<string, { word: string; at: number }>();
-const SEEN_MAX = 10_000;
+import { ProcessMemory } from './processMemory';
+
+const seen = new ProcessMemory<{ word: string; at: number }>();
 /** Long past any poll interval: a word read this long ago is no confirmation of anything. */
 const SEEN_FOR_MS = 60 * 60_000;
 /**
@@ -17,14 +18,12 @@ const SEEN_FOR_MS = 60 * 60_000;
  */
 export const CONFIRM_AFTER_MS = 5_000;
 
-const keyOf = (credential: string, taskId: string) => `${credential}\u0000${taskId}`;
-
 /** The failure word with no reason a read of this deck in this process gave, at least CONFIRM_AFTER_MS and at most an hour ago. */
 export function unconfirmedFailure(credential: string, taskId: string, now = Date.now()): string | undefined {
-	const entry = seen.get(keyOf(credential, taskId));
+	const entry = seen.get(credential, taskId);
 	if (!entry) return undefined;
 	if (now - entry.at > SEEN_FOR_MS) {
-		seen.delete(keyOf(credential, taskId));
+		seen.delete(credential, taskId);
 		return undefined;
 	}
 	return now - entry.at >= CONFIRM_AFTER_MS ? entry.word : undefined;
@@ -35,12 +34,10 @@ export function unconfirmedFailure(credential: string, taskId: string, now = Dat
  * kept since the first read that said it, or forgotten.
  */
 export function noteUnconfirmedFailure(credential: string, taskId: string, word: string | undefined, now = Date.now()): void {
-	const key = keyOf(credential, taskId);
 	if (word === undefined) {
-		seen.delete(key);
+		seen.delete(credential, taskId);
 		return;
 	}
-	if (seen.has(key)) return;
-	seen.set(key, { word, at: now });
-	while (seen.size > SEEN_MAX) seen.delete(seen.keys().next().value as string);
+	if (seen.has(credential, taskId)) return;
+	seen.set(credential, taskId, { word, at: now });
 }
